@@ -1,0 +1,208 @@
+// Package config loads and validates .promote.yaml, the one file that tells
+// promote and manifestdiff how a GitOps repository is laid out.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// FileName is the config file's name at the repository root.
+const FileName = ".promote.yaml"
+
+// ErrInvalid marks a config that parses but breaks a rule of the schema.
+var ErrInvalid = errors.New("invalid config")
+
+// Config is the parsed .promote.yaml.
+type Config struct {
+	RepoURL      string   `yaml:"repoURL"`
+	Environments []string `yaml:"environments"`
+	Versions     string   `yaml:"versions"`
+	Manifests    []string `yaml:"manifests"`
+	// Components keeps the file's order: plans and reports list components
+	// in the order the user wrote them.
+	Components []Component `yaml:"-"`
+
+	// KubeVersion and APIVersions feed Helm's .Capabilities when
+	// manifestdiff renders, as Argo CD's repo-server would.
+	KubeVersion string   `yaml:"kubeVersion,omitempty"`
+	APIVersions []string `yaml:"apiVersions,omitempty"`
+	// Ignore lists field paths manifestdiff leaves out of its diffs.
+	Ignore []string `yaml:"ignore,omitempty"`
+}
+
+// Component maps a key path of the versions file to the Helm chart whose
+// targetRevision its chartVersion pins.
+type Component struct {
+	Key   string   // as written: "dlt-node.backend"
+	Path  []string // Key split on dots
+	Chart string
+}
+
+type rawConfig struct {
+	RepoURL      string    `yaml:"repoURL"`
+	Environments []string  `yaml:"environments"`
+	Versions     string    `yaml:"versions"`
+	Manifests    []string  `yaml:"manifests"`
+	Components   yaml.Node `yaml:"components"`
+	KubeVersion  string    `yaml:"kubeVersion"`
+	APIVersions  []string  `yaml:"apiVersions"`
+	Ignore       []string  `yaml:"ignore"`
+}
+
+type rawComponent struct {
+	Chart string `yaml:"chart"`
+}
+
+// Load reads FileName from the repository root dir.
+func Load(dir string) (*Config, error) {
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("reading %s: %w (run 'promote init' to draft one)", FileName, os.ErrNotExist)
+		}
+		return nil, fmt.Errorf("reading %s: %w", FileName, err)
+	}
+	return Parse(data)
+}
+
+// Parse decodes and validates config bytes. Unknown keys are an error so a
+// typo never silently disables a setting.
+func Parse(data []byte) (*Config, error) {
+	var raw rawConfig
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("parsing %s: %s", FileName, oneLine(err))
+	}
+	c := &Config{
+		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
+		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
+	}
+	comps, err := parseComponents(&raw.Components)
+	if err != nil {
+		return nil, err
+	}
+	c.Components = comps
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func parseComponents(n *yaml.Node) ([]Component, error) {
+	if n.Kind == 0 {
+		return nil, invalid(0, "components: missing")
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, invalid(n.Line, "components: must be a mapping of versions key path to {chart: NAME}")
+	}
+	var out []Component
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var rc rawComponent
+		if err := v.Decode(&rc); err != nil {
+			return nil, invalid(v.Line, "components.%s: %s", k.Value, oneLine(err))
+		}
+		if err := knownKeys(v, "chart"); err != nil {
+			return nil, invalid(v.Line, "components.%s: %v", k.Value, err)
+		}
+		if rc.Chart == "" {
+			return nil, invalid(v.Line, "components.%s: chart is required", k.Value)
+		}
+		path := strings.Split(k.Value, ".")
+		for _, p := range path {
+			if p == "" {
+				return nil, invalid(k.Line, "components: key %q has an empty path segment", k.Value)
+			}
+		}
+		out = append(out, Component{Key: k.Value, Path: path, Chart: rc.Chart})
+	}
+	return out, nil
+}
+
+func knownKeys(n *yaml.Node, allowed ...string) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("must be a mapping like {chart: NAME}")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || n.Content[i].Value == a
+		}
+		if !ok {
+			return fmt.Errorf("unknown key %q", n.Content[i].Value)
+		}
+	}
+	return nil
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+func (c *Config) validate() error {
+	if c.RepoURL == "" {
+		return invalid(0, "repoURL is required")
+	}
+	if len(c.Environments) == 0 {
+		return invalid(0, "environments: at least one is required")
+	}
+	seen := map[string]bool{}
+	for _, e := range c.Environments {
+		if !envName.MatchString(e) {
+			return invalid(0, "environments: %q is not a valid name", e)
+		}
+		if seen[e] {
+			return invalid(0, "environments: %q is listed twice", e)
+		}
+		seen[e] = true
+	}
+	if !strings.Contains(c.Versions, "{env}") {
+		return invalid(0, "versions: %q must contain {env}", c.Versions)
+	}
+	if len(c.Manifests) == 0 {
+		return invalid(0, "manifests: at least one glob is required")
+	}
+	for _, m := range c.Manifests {
+		if _, err := filepath.Match(strings.ReplaceAll(m, "{env}", "x"), ""); err != nil {
+			return invalid(0, "manifests: bad glob %q", m)
+		}
+	}
+	if len(c.Components) == 0 {
+		return invalid(0, "components: at least one is required")
+	}
+	keys := map[string]bool{}
+	for _, comp := range c.Components {
+		if keys[comp.Key] {
+			return invalid(0, "components: %q is listed twice", comp.Key)
+		}
+		keys[comp.Key] = true
+	}
+	for _, a := range c.Components {
+		for _, b := range c.Components {
+			if a.Key != b.Key && strings.HasPrefix(b.Key, a.Key+".") {
+				return invalid(0, "components: %q is nested inside %q", b.Key, a.Key)
+			}
+		}
+	}
+	return nil
+}
+
+func invalid(line int, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if line > 0 {
+		return fmt.Errorf("%s:%d: %s: %w", FileName, line, msg, ErrInvalid)
+	}
+	return fmt.Errorf("%s: %s: %w", FileName, msg, ErrInvalid)
+}
+
+// oneLine folds a multi-line YAML error into one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}

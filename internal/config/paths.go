@@ -1,0 +1,51 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// VersionsPath is the slash-separated path of env's versions file.
+func (c *Config) VersionsPath(env string) string {
+	return strings.ReplaceAll(c.Versions, "{env}", env)
+}
+
+// ManifestGlobs are the slash-separated globs of env's Argo CD manifests.
+func (c *Config) ManifestGlobs(env string) []string {
+	out := make([]string, len(c.Manifests))
+	for i, m := range c.Manifests {
+		out[i] = strings.ReplaceAll(m, "{env}", env)
+	}
+	return out
+}
+
+// HasEnv reports whether env is one of the configured environments.
+func (c *Config) HasEnv(env string) bool { return slices.Contains(c.Environments, env) }
+
+// CheckEnv returns an error naming the known environments when env is not one.
+func (c *Config) CheckEnv(env string) error {
+	if c.HasEnv(env) {
+		return nil
+	}
+	return fmt.Errorf("unknown environment %q (configured: %s)", env, strings.Join(c.Environments, ", "))
+}
+
+// Previous returns the environment promoted into env, or "" for the first.
+func (c *Config) Previous(env string) string {
+	i := slices.Index(c.Environments, env)
+	if i <= 0 {
+		return ""
+	}
+	return c.Environments[i-1]
+}
+
+// ComponentByChart returns the component pinning chart.
+func (c *Config) ComponentByChart(chart string) (Component, bool) {
+	for _, comp := range c.Components {
+		if comp.Chart == chart {
+			return comp, true
+		}
+	}
+	return Component{}, false
+}
