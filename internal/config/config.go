@@ -80,7 +80,7 @@ func Parse(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("parsing %s: %s", FileName, oneLine(err))
+		return nil, fmt.Errorf("parsing %s: %s%s", FileName, oneLine(err), flowHint(data))
 	}
 	c := &Config{
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
@@ -200,6 +200,17 @@ func invalid(line int, format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s: %w", FileName, line, msg, ErrInvalid)
 	}
 	return fmt.Errorf("%s: %s: %w", FileName, msg, ErrInvalid)
+}
+
+// flowHint explains the one YAML trap of this schema: `{env}` inside a
+// flow sequence starts a mapping unless the glob is quoted.
+func flowHint(data []byte) string {
+	for _, line := range strings.Split(string(data), "\n") {
+		if i := strings.Index(line, "["); i >= 0 && strings.Contains(line[i:], "{env}") && !strings.Contains(line[i:], `"`) && !strings.Contains(line[i:], "'") {
+			return ` (quote globs with {env} inside [...], e.g. manifests: ["argocd/{env}/*.yaml"])`
+		}
+	}
+	return ""
 }
 
 // oneLine folds a multi-line YAML error into one line.

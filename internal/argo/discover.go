@@ -1,0 +1,175 @@
+package argo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+)
+
+// Discover reads every Application and ApplicationSet document of env from
+// the files matched by cfg.ManifestGlobs(env), expands the ApplicationSets
+// against fsys and returns the apps sorted by name. Documents of other
+// kinds are ignored; a document that does not parse is an error naming
+// file:line.
+func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
+	if err := cfg.CheckEnv(env); err != nil {
+		return nil, err
+	}
+	files, err := manifestFiles(fsys, cfg.ManifestGlobs(env))
+	if err != nil {
+		return nil, fmt.Errorf("env %s: %w", env, err)
+	}
+	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}}
+	for _, f := range files {
+		if err := d.file(f); err != nil {
+			return nil, fmt.Errorf("env %s: %w", env, err)
+		}
+	}
+	sort.Slice(d.apps, func(i, j int) bool { return d.apps[i].Name < d.apps[j].Name })
+	return d.apps, nil
+}
+
+type discovery struct {
+	fsys fs.FS
+	cfg  *config.Config
+	env  string
+	apps []App
+	seen map[string]App // by name: Argo CD refuses two apps of one name
+}
+
+// manifestFiles expands globs into a sorted, duplicate-free file list.
+func manifestFiles(fsys fs.FS, globs []string) ([]string, error) {
+	set := map[string]bool{}
+	for _, g := range globs {
+		matches, err := fs.Glob(fsys, strings.TrimPrefix(path.Clean("/"+g), "/"))
+		if err != nil {
+			return nil, fmt.Errorf("manifest glob %q: %w", g, err)
+		}
+		for _, m := range matches {
+			if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
+				set[m] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (d *discovery) file(name string) error {
+	data, err := fs.ReadFile(d.fsys, name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	docs, err := splitDocs(data)
+	if err != nil {
+		return posError(name, 0, err)
+	}
+	for i, doc := range docs {
+		apps, err := d.document(name, i, doc)
+		if err != nil {
+			return err
+		}
+		for _, a := range apps {
+			if prev, dup := d.seen[a.Name]; dup {
+				return fmt.Errorf("%s:%d: app %s: name already used by %s:%d", a.File, a.Line, a.Name, prev.File, prev.Line)
+			}
+			d.seen[a.Name] = a
+			d.apps = append(d.apps, a)
+		}
+	}
+	return nil
+}
+
+// splitDocs decodes every YAML document of data. Empty documents are kept
+// as nil so document indexes match what a reader counts in the file.
+func splitDocs(data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(n.Content) == 0 {
+			docs = append(docs, nil)
+			continue
+		}
+		docs = append(docs, n.Content[0])
+	}
+}
+
+// document turns one decoded document into apps; nil for non-Argo kinds.
+func (d *discovery) document(file string, idx int, doc *yaml.Node) ([]App, error) {
+	if doc == nil || doc.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	apiVersion, kind := scalarAt(doc, "apiVersion"), scalarAt(doc, "kind")
+	if !strings.HasPrefix(apiVersion, "argoproj.io/") || (kind != "Application" && kind != "ApplicationSet") {
+		return nil, nil
+	}
+	at := origin{env: d.env, file: file, doc: idx, line: doc.Line}
+	doc, err := normalizeAliases(doc)
+	if err != nil {
+		return nil, at.errorf(0, "%s", err)
+	}
+	if kind == "Application" {
+		a, err := d.parseApp(at, doc)
+		if err != nil {
+			return nil, err
+		}
+		return []App{a}, nil
+	}
+	return d.expandAppSet(at, doc)
+}
+
+// origin is where an app came from, for App fields and error messages.
+type origin struct {
+	env, file string
+	doc, line int
+}
+
+func (o origin) errorf(line int, format string, args ...any) error {
+	if line == 0 {
+		line = o.line
+	}
+	return posError(o.file, line, fmt.Errorf(format, args...))
+}
+
+var lineRE = regexp.MustCompile(`\bline (\d+):?\s*`)
+
+// posError renders err as "file:line: message" on one line. A line number
+// inside the message (yaml errors and checkKeys carry one) is more precise
+// than the caller's fallback, so it wins and moves to the front.
+func posError(file string, fallback int, err error) error {
+	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+	line := fallback
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = lineRE.ReplaceAllString(msg, "")
+	}
+	msg = strings.ReplaceAll(msg, "yaml: ", "")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:; ", "")
+	if line > 0 {
+		return fmt.Errorf("%s:%d: %s", file, line, msg)
+	}
+	return fmt.Errorf("%s: %s", file, msg)
+}

@@ -1,0 +1,244 @@
+package argo
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gobwas/glob"
+	"go.yaml.in/yaml/v3"
+)
+
+type rawGit struct {
+	RepoURL     string `yaml:"repoURL"`
+	Directories []struct {
+		Path    string `yaml:"path"`
+		Exclude bool   `yaml:"exclude"`
+	} `yaml:"directories"`
+	Files []struct {
+		Path    string `yaml:"path"`
+		Exclude bool   `yaml:"exclude"`
+	} `yaml:"files"`
+	PathParamPrefix string            `yaml:"pathParamPrefix"`
+	Values          map[string]string `yaml:"values"`
+}
+
+// gitParams expands a git generator against this revision's tree. Its
+// revision field is ignored on purpose: a diff expands each revision
+// against itself.
+func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, error) {
+	var g rawGit
+	if err := n.Decode(&g); err != nil {
+		return nil, fmt.Errorf("git generator: %w", err)
+	}
+	if !SameRepo(g.RepoURL, d.cfg.RepoURL) {
+		return nil, fmt.Errorf("git generator repoURL %s is not this repository (%s)", g.RepoURL, d.cfg.RepoURL)
+	}
+	var out []map[string]any
+	switch {
+	case g.Directories != nil:
+		dirs, err := allDirs(d.fsys)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range dirs {
+			include, exclude := false, false
+			// path.Match, like Argo CD: "*" stays within a segment and
+			// "**" is no different from "*".
+			for _, want := range g.Directories {
+				if ok, _ := path.Match(want.Path, p); ok {
+					include = include || !want.Exclude
+					exclude = exclude || want.Exclude
+				}
+			}
+			if include && !exclude {
+				out = append(out, dirParams(p, g.PathParamPrefix, r.goTmpl))
+			}
+		}
+	case g.Files != nil:
+		var err error
+		if out, err = d.fileParams(&g, r.goTmpl); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("git generator has neither directories nor files")
+	}
+	for _, p := range out {
+		if err := r.addValues(p, g.Values); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// allDirs lists every directory below the root, skipping hidden ones as
+// the repo-server does by default.
+func allDirs(fsys fs.FS) ([]string, error) {
+	var dirs []string
+	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() || p == "." {
+			return err
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			return fs.SkipDir
+		}
+		dirs = append(dirs, p)
+		return nil
+	})
+	return dirs, err
+}
+
+// pathParams fills the path parameters Argo CD gives a directory (dir) or
+// a file (dir plus file) under prefix.
+func pathParams(dir, file, prefix string, goTmpl bool) map[string]any {
+	name := "path"
+	if prefix != "" {
+		name = prefix + ".path"
+	}
+	base := path.Base(dir)
+	if goTmpl {
+		p := map[string]any{"path": dir, "basename": base,
+			"basenameNormalized": SanitizeName(base), "segments": strings.Split(dir, "/")}
+		if file != "" {
+			p["filename"], p["filenameNormalized"] = path.Base(file), SanitizeName(path.Base(file))
+		}
+		if prefix != "" {
+			return map[string]any{prefix: map[string]any{"path": p}}
+		}
+		return map[string]any{"path": p}
+	}
+	out := map[string]any{name: dir, name + ".basename": base, name + ".basenameNormalized": SanitizeName(base)}
+	if file != "" {
+		out[name+".filename"], out[name+".filenameNormalized"] = path.Base(file), SanitizeName(path.Base(file))
+	}
+	for i, seg := range strings.Split(dir, "/") {
+		if seg != "" {
+			out[name+"["+strconv.Itoa(i)+"]"] = seg
+		}
+	}
+	return out
+}
+
+func dirParams(dir, prefix string, goTmpl bool) map[string]any {
+	return pathParams(dir, "", prefix, goTmpl)
+}
+
+// fileParams reads each matched file as one object or a list of objects.
+// Matching follows git ls-files pathspecs, Argo CD's default, where "*"
+// also crosses "/".
+func (d *discovery) fileParams(g *rawGit, goTmpl bool) ([]map[string]any, error) {
+	var inc, exc []glob.Glob
+	for _, f := range g.Files {
+		m, err := glob.Compile(f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("git generator files path %q: %w", f.Path, err)
+		}
+		if f.Exclude {
+			exc = append(exc, m)
+		} else {
+			inc = append(inc, m)
+		}
+	}
+	var files []string
+	err := fs.WalkDir(d.fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		if matchAny(inc, p) && !matchAny(exc, p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []map[string]any
+	for _, f := range files {
+		objs, err := readObjects(d.fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, obj := range objs {
+			p := pathParams(path.Dir(f), f, g.PathParamPrefix, goTmpl)
+			if goTmpl {
+				for k, v := range obj {
+					if _, set := p[k]; !set {
+						p[k] = v
+					}
+				}
+			} else {
+				for k, v := range flatten(obj) {
+					if _, set := p[k]; !set {
+						p[k] = v
+					}
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func matchAny(gs []glob.Glob, s string) bool {
+	for _, g := range gs {
+		if g.Match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// readObjects parses a generator file: a list of objects, or one object;
+// an empty list still yields one empty parameter set, as in Argo CD.
+func readObjects(fsys fs.FS, name string) ([]map[string]any, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	var list []any
+	if yaml.Unmarshal(data, &list) == nil && list != nil {
+		var out []map[string]any
+		for _, item := range list {
+			m, ok := jsonify(item).(map[string]any)
+			if !ok {
+				return nil, posError(name, 0, fmt.Errorf("git generator file: list items must be objects"))
+			}
+			out = append(out, m)
+		}
+		if len(out) == 0 {
+			out = append(out, map[string]any{})
+		}
+		return out, nil
+	}
+	var obj any
+	if err := yaml.Unmarshal(data, &obj); err != nil {
+		return nil, posError(name, 0, fmt.Errorf("git generator file: %w", err))
+	}
+	m, ok := jsonify(obj).(map[string]any)
+	if !ok && obj != nil {
+		return nil, posError(name, 0, fmt.Errorf("git generator file: must hold an object or a list of objects"))
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return []map[string]any{m}, nil
+}
+
+var invalidDNSChars = regexp.MustCompile(`[^-a-z0-9.]`)
+
+// SanitizeName is Argo CD's name normaliser (path.basenameNormalized, the
+// normalize template function): lower case, characters other than
+// [-a-z0-9.] become "-", at most 253 characters, no leading or trailing
+// "-" or ".".
+func SanitizeName(name string) string {
+	name = invalidDNSChars.ReplaceAllString(strings.ToLower(name), "-")
+	if len(name) > 253 {
+		name = name[:253]
+	}
+	return strings.Trim(name, "-.")
+}

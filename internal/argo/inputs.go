@@ -1,0 +1,228 @@
+package argo
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gobwas/glob"
+	"go.yaml.in/yaml/v3"
+)
+
+// InputsKey returns a digest of everything a render of app depends on: the
+// app's identity and canonical source specs (so chart reference and
+// version), the bytes of every in-repo value and file-parameter file (a
+// missing file hashed as absent: the render fails or skips it the same
+// way at both revisions), the files of in-repo chart and directory paths.
+// Sources whose reads cannot be bounded cheaply (kustomize, plugins,
+// jsonnet, charts with file:// dependencies) hash the whole tree. Equal
+// keys at two revisions mean the render is unchanged.
+func (a App) InputsKey(fsys fs.FS, repoURL string) (string, error) {
+	k := &keyer{h: sha256.New(), fsys: fsys}
+	spec, err := json.Marshal(struct {
+		Name, Namespace, Project string
+		Sources                  []Source
+	}{a.Name, a.Namespace, a.Project, a.Sources})
+	if err != nil {
+		return "", err
+	}
+	k.put("spec", spec)
+	wholeRepo := false
+	for _, s := range a.Sources {
+		whole, err := k.source(a, s, repoURL)
+		if err != nil {
+			return "", err
+		}
+		wholeRepo = wholeRepo || whole
+	}
+	if wholeRepo {
+		if err := k.tree("."); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(k.h.Sum(nil)), nil
+}
+
+type keyer struct {
+	h    hash.Hash
+	fsys fs.FS
+}
+
+// put writes a length-prefixed field so adjacent fields cannot blur.
+func (k *keyer) put(tag string, b []byte) {
+	var n [8]byte
+	for _, f := range [][]byte{[]byte(tag), b} {
+		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
+		k.h.Write(n[:])
+		k.h.Write(f)
+	}
+}
+
+func (k *keyer) file(name string) error {
+	data, err := fs.ReadFile(k.fsys, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		k.put("absent", []byte(name))
+		return nil
+	case err != nil:
+		return err
+	}
+	k.put("file:"+name, data)
+	return nil
+}
+
+// tree hashes every file below dir in walk (lexical) order.
+func (k *keyer) tree(dir string) error {
+	return fs.WalkDir(k.fsys, dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		return k.file(p)
+	})
+}
+
+// source hashes what one source reads; true means "hash the whole tree".
+func (k *keyer) source(a App, s Source, repoURL string) (bool, error) {
+	inRepo := s.Chart == "" && SameRepo(s.RepoURL, repoURL)
+	switch s.Kind {
+	case KindHelm:
+		vfs, err := a.ValueFiles(s, repoURL)
+		if err != nil {
+			return false, err
+		}
+		for _, vf := range vfs {
+			if vf.InRepo {
+				if err := k.file(vf.Path); err != nil {
+					return false, err
+				}
+			}
+		}
+		if !inRepo {
+			return false, nil
+		}
+		for _, fp := range s.Helm.fileParams() {
+			vf, err := a.valueFile(fp, s, a.refSources(), repoURL)
+			if err != nil {
+				return false, fmt.Errorf("app %s: file parameter %q: %w", a.Name, fp, err)
+			}
+			if err := k.file(vf.Path); err != nil {
+				return false, err
+			}
+		}
+		return hasFileDeps(k.fsys, dirOf(s.Path)), k.tree(dirOf(s.Path))
+	case KindDirectory:
+		if !inRepo {
+			return false, nil
+		}
+		files, err := s.DirectoryFiles(k.fsys)
+		if err != nil {
+			return false, fmt.Errorf("app %s: %w", a.Name, err)
+		}
+		jsonnet := s.Directory != nil && s.Directory.Jsonnet != nil
+		for _, f := range files {
+			jsonnet = jsonnet || strings.HasSuffix(f, ".jsonnet")
+			if err := k.file(f); err != nil {
+				return false, err
+			}
+		}
+		return jsonnet, nil
+	case KindKustomize, KindPlugin:
+		return inRepo, nil
+	}
+	return false, nil
+}
+
+func (h *Helm) fileParams() []string {
+	if h == nil {
+		return nil
+	}
+	var out []string
+	for _, fp := range h.FileParameters {
+		out = append(out, fp.Path)
+	}
+	return out
+}
+
+// hasFileDeps reports whether the chart at dir pulls dependencies from
+// elsewhere in the repository (repository: file://...).
+func hasFileDeps(fsys fs.FS, dir string) bool {
+	for _, name := range []string{"Chart.yaml", "requirements.yaml"} {
+		data, err := fs.ReadFile(fsys, path.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		var c struct {
+			Dependencies []struct {
+				Repository string `yaml:"repository"`
+			} `yaml:"dependencies"`
+		}
+		if yaml.Unmarshal(data, &c) != nil {
+			return true // unreadable: be conservative
+		}
+		for _, d := range c.Dependencies {
+			if strings.HasPrefix(d.Repository, "file://") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var manifestFile = regexp.MustCompile(`\.(yaml|yml|json|jsonnet)$`)
+
+// DirectoryFiles lists, in lexical order, the repository-relative files a
+// directory source reads, as Argo CD selects them: manifest extensions
+// only, subdirectories only with recurse, then exclude and include globs
+// matched against the path relative to the source path, where "*" also
+// crosses "/" and {a,b} alternatives work. A glob that does not compile
+// matches nothing, as in Argo CD.
+func (s Source) DirectoryFiles(fsys fs.FS) ([]string, error) {
+	root := dirOf(s.Path)
+	var dir Directory
+	if s.Directory != nil {
+		dir = *s.Directory
+	}
+	inc, incErr := glob.Compile(dir.Include)
+	exc, excErr := glob.Compile(dir.Exclude)
+	var out []string
+	err := fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if p != root && !dir.Recurse {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !manifestFile.MatchString(e.Name()) {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, root+"/")
+		if root == "." {
+			rel = p
+		}
+		if dir.Exclude != "" && excErr == nil && exc.Match(rel) {
+			return nil
+		}
+		if dir.Include != "" && (incErr != nil || !inc.Match(rel)) {
+			return nil
+		}
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("directory source %q: %w", s.Path, err)
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,143 @@
+package argo
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// listParams reads list.elements and list.elementsYaml. Like Argo CD, the
+// default template syntax only accepts string values (plus a "values"
+// map of strings), while goTemplate takes elements as they are.
+func listParams(n *yaml.Node, goTmpl bool) ([]map[string]any, error) {
+	var l struct {
+		Elements     []any  `yaml:"elements"`
+		ElementsYaml string `yaml:"elementsYaml"`
+	}
+	if err := n.Decode(&l); err != nil {
+		return nil, fmt.Errorf("list generator: %w", err)
+	}
+	elems := l.Elements
+	if l.ElementsYaml != "" {
+		var more []any
+		if err := yaml.Unmarshal([]byte(l.ElementsYaml), &more); err != nil {
+			return nil, fmt.Errorf("list generator elementsYaml: %w", err)
+		}
+		elems = append(elems, more...)
+	}
+	var out []map[string]any
+	for i, e := range elems {
+		m, ok := jsonify(e).(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("list generator element %d is not an object", i)
+		}
+		if goTmpl {
+			out = append(out, m)
+			continue
+		}
+		p, err := stringParams(m)
+		if err != nil {
+			return nil, fmt.Errorf("list generator element %d: %w", i, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func stringParams(m map[string]any) (map[string]any, error) {
+	p := map[string]any{}
+	for k, v := range m {
+		if k == "values" {
+			vals, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("values is not a map")
+			}
+			for vk, vv := range vals {
+				s, ok := vv.(string)
+				if !ok {
+					return nil, fmt.Errorf("values.%s is not a string", vk)
+				}
+				p["values."+vk] = s
+			}
+			continue
+		}
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s is not a string", k)
+		}
+		p[k] = s
+	}
+	return p, nil
+}
+
+// jsonify converts a yaml-decoded value to the types encoding/json would
+// give, as Argo CD sees generator data after a JSON round trip: numbers
+// become float64 and map keys strings. It matters for how numbers print.
+func jsonify(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = jsonify(x)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[fmt.Sprint(k)] = jsonify(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = jsonify(x)
+		}
+		return out
+	case int:
+		return float64(t)
+	case int64:
+		return float64(t)
+	case uint64:
+		return float64(t)
+	}
+	return v
+}
+
+// flatten turns nested data into the dotted string parameters the default
+// template syntax uses ("a.b", "list.0"), printing leaves with %v.
+func flatten(m map[string]any) map[string]any {
+	out := map[string]any{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(join(prefix, k), t[k])
+			}
+		case []any:
+			for i, x := range t {
+				walk(join(prefix, strconv.Itoa(i)), x)
+			}
+		default:
+			out[prefix] = fmt.Sprintf("%v", v)
+		}
+	}
+	for k, v := range m {
+		walk(k, v)
+	}
+	return out
+}
+
+func join(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}

@@ -1,0 +1,134 @@
+package argo
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// rawMeta and rawSpec hold the parts of an Application the render needs;
+// other spec fields (ignoreDifferences, info, ...) do not affect manifests.
+type rawMeta struct {
+	Name        string            `yaml:"name"`
+	Annotations map[string]string `yaml:"annotations"`
+	Labels      map[string]string `yaml:"labels"`
+}
+
+type rawSpec struct {
+	Project     string      `yaml:"project"`
+	Source      yaml.Node   `yaml:"source"`
+	Sources     []yaml.Node `yaml:"sources"`
+	Destination struct {
+		Server    string `yaml:"server"`
+		Name      string `yaml:"name"`
+		Namespace string `yaml:"namespace"`
+	} `yaml:"destination"`
+	SyncPolicy struct {
+		Automated yaml.Node `yaml:"automated"`
+	} `yaml:"syncPolicy"`
+}
+
+// parseApp reads a plain Application document.
+func (d *discovery) parseApp(at origin, doc *yaml.Node) (App, error) {
+	return d.buildApp(at, child(doc, "metadata"), child(doc, "spec"), "")
+}
+
+// buildApp turns metadata and spec nodes (of an Application, or of an
+// expanded ApplicationSet template) into an App.
+func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) (App, error) {
+	var meta rawMeta
+	if err := decodeInto(metaN, &meta); err != nil {
+		return App{}, at.errorf(0, "metadata: %s", err)
+	}
+	what := "application"
+	if appSet != "" {
+		what = "applicationset " + appSet + ": generated application"
+	}
+	if meta.Name == "" {
+		return App{}, at.errorf(0, "%s without metadata.name", what)
+	}
+	ctx := func(err error) error { return at.errorf(0, "%s %s: %s", what, meta.Name, err) }
+	var spec rawSpec
+	if err := decodeInto(specN, &spec); err != nil {
+		return App{}, ctx(err)
+	}
+	a := App{
+		Env: at.env, Name: meta.Name, File: at.file, Doc: at.doc, Line: at.line,
+		Kind: "Application", AppSet: appSet, Project: spec.Project,
+		Namespace: spec.Destination.Namespace, Server: spec.Destination.Server,
+		Annotations: meta.Annotations, Labels: meta.Labels,
+	}
+	if appSet != "" {
+		a.Kind = "ApplicationSet"
+	}
+	if spec.Destination.Name != "" {
+		a.Server = spec.Destination.Name
+	}
+	var err error
+	if a.Automated, err = automated(&spec.SyncPolicy.Automated); err != nil {
+		return App{}, ctx(err)
+	}
+	if a.Sources, err = d.sources(&spec); err != nil {
+		return App{}, ctx(err)
+	}
+	return a, nil
+}
+
+// automated mirrors Argo CD: an automated block turns auto-sync on unless
+// it says enabled: false (Argo CD 3).
+func automated(n *yaml.Node) (bool, error) {
+	if n.Kind == 0 || isNull(n) {
+		return false, nil
+	}
+	var v struct {
+		Enabled *bool `yaml:"enabled"`
+	}
+	if err := n.Decode(&v); err != nil {
+		return false, fmt.Errorf("syncPolicy.automated: %w", err)
+	}
+	return v.Enabled == nil || *v.Enabled, nil
+}
+
+// sources reads spec.sources, or spec.source when sources is empty, which
+// is the precedence Argo CD's HasMultipleSources gives them.
+func (d *discovery) sources(spec *rawSpec) ([]Source, error) {
+	nodes := make([]*yaml.Node, 0, len(spec.Sources))
+	for i := range spec.Sources {
+		nodes = append(nodes, &spec.Sources[i])
+	}
+	field := "spec.sources"
+	if len(nodes) == 0 {
+		if spec.Source.Kind == 0 || isNull(&spec.Source) {
+			return nil, fmt.Errorf("has neither spec.source nor spec.sources")
+		}
+		nodes, field = []*yaml.Node{&spec.Source}, "spec.source"
+	}
+	var out []Source
+	refs := map[string]bool{}
+	for i, n := range nodes {
+		name := field
+		if field == "spec.sources" {
+			name = fmt.Sprintf("%s[%d]", field, i)
+		}
+		s, err := d.source(n, name)
+		if err != nil {
+			return nil, err
+		}
+		if s.Ref != "" {
+			if refs[s.Ref] {
+				return nil, fmt.Errorf("%s: ref %q is used by two sources", name, s.Ref)
+			}
+			refs[s.Ref] = true
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// decodeInto decodes n into v, treating an absent node as empty.
+func decodeInto(n *yaml.Node, v any) error {
+	if isNull(n) {
+		return nil
+	}
+	return n.Decode(v)
+}

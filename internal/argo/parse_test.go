@@ -1,0 +1,97 @@
+package argo
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func app(name, spec string) string {
+	return "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: " + name + "}\nspec:\n" + spec
+}
+
+func TestDiscoverErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"bad yaml names file and line", map[string]string{"argocd/qa/a.yaml": "kind: ConfigMap\n---\nkind: [\n  oops: {\n"},
+			"env qa: argocd/qa/a.yaml:4: "},
+		{"wrong type names line", map[string]string{"argocd/qa/a.yaml": app("x", "  project: p\n  source:\n    repoURL: r\n    chart: [c]\n")},
+			"argocd/qa/a.yaml:8: application x: spec.source: cannot unmarshal"},
+		{"unknown helm field", map[string]string{"argocd/qa/a.yaml": app("x", "  source:\n    repoURL: r\n    chart: c\n    helm:\n      valueFile: [a]\n")},
+			`argocd/qa/a.yaml:9: application x: spec.source.helm: unknown field "valueFile"`},
+		{"no source", map[string]string{"argocd/qa/a.yaml": app("x", "  project: p\n")},
+			"argocd/qa/a.yaml:1: application x: has neither spec.source nor spec.sources"},
+		{"two types", map[string]string{"argocd/qa/a.yaml": app("x", "  source: {repoURL: "+testRepo+", path: d, helm: {}, directory: {}}\n")},
+			"multiple source types defined: helm,directory"},
+		{"missing path", map[string]string{"argocd/qa/a.yaml": app("x", "  source: {repoURL: "+testRepo+", path: nowhere}\n")},
+			`path "nowhere" does not exist in this revision`},
+		{"duplicate name", map[string]string{
+			"argocd/qa/a.yaml": app("x", "  source: {repoURL: r, chart: c}\n"),
+			"argocd/qa/b.yaml": "# second\n" + app("x", "  source: {repoURL: r, chart: c}\n")},
+			"argocd/qa/b.yaml:2: app x: name already used by argocd/qa/a.yaml:1"},
+		{"duplicate ref", map[string]string{"argocd/qa/a.yaml": app("x", "  sources: [{repoURL: r, ref: v}, {repoURL: r, ref: v}]\n")},
+			`spec.sources[1]: ref "v" is used by two sources`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := fstest.MapFS{"d/x.yaml": {Data: []byte("{}")}}
+			for k, v := range tt.files {
+				m[k] = &fstest.MapFile{Data: []byte(v)}
+			}
+			_, err := Discover(m, testConfig(t), "qa")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "line ") {
+				t.Errorf("err %q should be one line with the line number up front", err)
+			}
+		})
+	}
+}
+
+func TestSourceKinds(t *testing.T) {
+	m := fstest.MapFS{
+		"chart/Chart.yaml":       {Data: []byte("name: c")},
+		"kust/kustomization.yml": {Data: []byte("resources: []")},
+		"plain/a.yaml":           {Data: []byte("{}")},
+	}
+	tests := []struct{ source, want string }{
+		{"{repoURL: https://charts.example.org, chart: c}", KindHelm},
+		{"{repoURL: " + testRepo + ", path: chart}", KindHelm},
+		{"{repoURL: " + testRepo + ", path: kust}", KindKustomize},
+		{"{repoURL: " + testRepo + ", path: plain}", KindDirectory},
+		{"{repoURL: " + testRepo + ", path: plain, helm: {valueFiles: [a.yaml]}}", KindHelm},
+		{"{repoURL: " + testRepo + ", path: chart, directory: {recurse: true}}", KindDirectory},
+		{"{repoURL: " + testRepo + ", path: plain, plugin: {}}", KindPlugin},
+		{"{repoURL: " + testRepo + ", ref: v}", KindRef},
+		{"{repoURL: https://git.example.org/other, path: x}", KindUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			m["argocd/qa/a.yaml"] = &fstest.MapFile{Data: []byte(app("x", "  source: "+tt.source+"\n"))}
+			apps, err := Discover(m, testConfig(t), "qa")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := apps[0].Sources[0].Kind; got != tt.want {
+				t.Errorf("kind = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// Anchors and merge keys are expanded before templating.
+func TestAliases(t *testing.T) {
+	m := fstest.MapFS{"argocd/qa/a.yaml": {Data: []byte(app("x",
+		"  destination: &d {namespace: ns, server: s}\n  source: {repoURL: r, chart: c}\n  info: *d\n"))}}
+	apps, err := Discover(m, testConfig(t), "qa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if apps[0].Namespace != "ns" {
+		t.Errorf("namespace = %q", apps[0].Namespace)
+	}
+}

@@ -1,0 +1,254 @@
+package argo
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Field lists follow Argo CD's v1alpha1 types (3.x); see checkKeys for why
+// unknown fields are errors.
+var (
+	sourceFields = []string{"repoURL", "path", "targetRevision", "helm", "kustomize",
+		"directory", "plugin", "chart", "ref", "name"}
+	helmFields = []string{"valueFiles", "parameters", "releaseName", "values", "fileParameters",
+		"version", "passCredentials", "ignoreMissingValueFiles", "skipCrds", "valuesObject",
+		"namespace", "kubeVersion", "apiVersions", "skipTests", "skipSchemaValidation"}
+	directoryFields = []string{"recurse", "jsonnet", "exclude", "include"}
+)
+
+type rawSource struct {
+	RepoURL        string    `yaml:"repoURL"`
+	Path           string    `yaml:"path"`
+	TargetRevision string    `yaml:"targetRevision"`
+	Chart          string    `yaml:"chart"`
+	Ref            string    `yaml:"ref"`
+	Name           string    `yaml:"name"`
+	Helm           yaml.Node `yaml:"helm"`
+	Directory      yaml.Node `yaml:"directory"`
+	Kustomize      yaml.Node `yaml:"kustomize"`
+	Plugin         yaml.Node `yaml:"plugin"`
+}
+
+type rawHelm struct {
+	ReleaseName             string          `yaml:"releaseName"`
+	ValueFiles              []string        `yaml:"valueFiles"`
+	Values                  string          `yaml:"values"`
+	ValuesObject            yaml.Node       `yaml:"valuesObject"`
+	Parameters              []Parameter     `yaml:"parameters"`
+	FileParameters          []FileParameter `yaml:"fileParameters"`
+	IgnoreMissingValueFiles bool            `yaml:"ignoreMissingValueFiles"`
+	SkipCrds                bool            `yaml:"skipCrds"`
+	PassCredentials         bool            `yaml:"passCredentials"`
+	Version                 string          `yaml:"version"`
+	Namespace               string          `yaml:"namespace"`
+	KubeVersion             string          `yaml:"kubeVersion"`
+	APIVersions             []string        `yaml:"apiVersions"`
+	SkipTests               bool            `yaml:"skipTests"`
+	SkipSchemaValidation    bool            `yaml:"skipSchemaValidation"`
+}
+
+// source decodes one source node and derives its kind.
+func (d *discovery) source(n *yaml.Node, field string) (Source, error) {
+	if err := checkKeys(n, field, sourceFields...); err != nil {
+		return Source{}, err
+	}
+	var r rawSource
+	if err := decodeInto(n, &r); err != nil {
+		return Source{}, fmt.Errorf("%s: %w", field, err)
+	}
+	p, err := cleanRel(r.Path)
+	if err != nil {
+		return Source{}, fmt.Errorf("%s.path: %w", field, err)
+	}
+	s := Source{RepoURL: r.RepoURL, Chart: r.Chart, TargetRevision: r.TargetRevision,
+		Path: p, Ref: r.Ref, Name: r.Name}
+	if s.Helm, err = parseHelm(&r.Helm, field+".helm"); err != nil {
+		return Source{}, err
+	}
+	if s.Directory, err = parseDirectory(&r.Directory, field+".directory"); err != nil {
+		return Source{}, err
+	}
+	if s.Kustomize, err = canonicalYAML(present(&r.Kustomize)); err != nil {
+		return Source{}, fmt.Errorf("%s.kustomize: %w", field, err)
+	}
+	if s.Plugin, err = canonicalYAML(present(&r.Plugin)); err != nil {
+		return Source{}, fmt.Errorf("%s.plugin: %w", field, err)
+	}
+	if s.Kind, err = d.kind(&s); err != nil {
+		return Source{}, fmt.Errorf("%s: %w", field, err)
+	}
+	return s, nil
+}
+
+func present(n *yaml.Node) *yaml.Node {
+	if n.Kind == 0 {
+		return nil
+	}
+	return n
+}
+
+func parseHelm(n *yaml.Node, field string) (*Helm, error) {
+	if n.Kind == 0 || isNull(n) {
+		return nil, nil
+	}
+	if err := checkKeys(n, field, helmFields...); err != nil {
+		return nil, err
+	}
+	for _, list := range []string{"parameters", "fileParameters"} {
+		if l := child(n, list); l != nil {
+			allowed := []string{"name", "value", "forceString"}
+			if list == "fileParameters" {
+				allowed = []string{"name", "path"}
+			}
+			for _, item := range l.Content {
+				if err := checkKeys(item, field+"."+list, allowed...); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	var r rawHelm
+	if err := n.Decode(&r); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	h := Helm{ReleaseName: r.ReleaseName, ValueFiles: r.ValueFiles, Values: r.Values,
+		Parameters: r.Parameters, FileParameters: r.FileParameters,
+		IgnoreMissingValueFiles: r.IgnoreMissingValueFiles, SkipCrds: r.SkipCrds,
+		PassCredentials: r.PassCredentials, Version: r.Version, Namespace: r.Namespace,
+		KubeVersion: r.KubeVersion, APIVersions: r.APIVersions, SkipTests: r.SkipTests,
+		SkipSchemaValidation: r.SkipSchemaValidation}
+	vo, err := canonicalYAML(present(&r.ValuesObject))
+	if err != nil {
+		return nil, fmt.Errorf("%s.valuesObject: %w", field, err)
+	}
+	h.ValuesObject = vo
+	return &h, nil
+}
+
+func parseDirectory(n *yaml.Node, field string) (*Directory, error) {
+	if n.Kind == 0 || isNull(n) {
+		return nil, nil
+	}
+	if err := checkKeys(n, field, directoryFields...); err != nil {
+		return nil, err
+	}
+	var r struct {
+		Recurse bool      `yaml:"recurse"`
+		Include string    `yaml:"include"`
+		Exclude string    `yaml:"exclude"`
+		Jsonnet yaml.Node `yaml:"jsonnet"`
+	}
+	if err := n.Decode(&r); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	j, err := canonicalYAML(present(&r.Jsonnet))
+	if err != nil {
+		return nil, fmt.Errorf("%s.jsonnet: %w", field, err)
+	}
+	return &Directory{Recurse: r.Recurse, Include: r.Include, Exclude: r.Exclude, Jsonnet: j}, nil
+}
+
+// cleanRel cleans a repository-relative slash path. Argo CD refuses paths
+// that leave the repository.
+func cleanRel(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	c := path.Clean(strings.TrimLeft(p, "/"))
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("%q leaves the repository", p)
+	}
+	if c == "." {
+		return "", nil
+	}
+	return c, nil
+}
+
+// kind derives a source's kind the way Argo CD does: a ref-only source
+// renders nothing; a chart is Helm; one explicit type block decides;
+// otherwise the repo-server looks for a kustomization or Chart.yaml at the
+// top of the path and falls back to a plain directory.
+func (d *discovery) kind(s *Source) (string, error) {
+	if s.Ref != "" && s.Path == "" && s.Chart == "" {
+		return KindRef, nil
+	}
+	var explicit []string
+	for _, b := range []struct {
+		set  bool
+		kind string
+	}{{s.Kustomize != nil, KindKustomize}, {s.Helm != nil, KindHelm},
+		{s.Directory != nil, KindDirectory}, {s.Plugin != nil, KindPlugin}} {
+		if b.set {
+			explicit = append(explicit, b.kind)
+		}
+	}
+	if len(explicit) > 1 {
+		return "", fmt.Errorf("multiple source types defined: %s", strings.Join(explicit, ","))
+	}
+	if s.Chart != "" {
+		if len(explicit) == 1 && explicit[0] != KindHelm {
+			return "", fmt.Errorf("chart %s has a %s block", s.Chart, explicit[0])
+		}
+		return KindHelm, nil
+	}
+	if len(explicit) == 1 {
+		return explicit[0], d.checkPath(s)
+	}
+	if !SameRepo(s.RepoURL, d.cfg.RepoURL) {
+		return KindUnknown, nil
+	}
+	if err := d.checkPath(s); err != nil {
+		return "", err
+	}
+	return detectKind(d.fsys, dirOf(s.Path))
+}
+
+func dirOf(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// checkPath verifies an in-repo path source exists at this revision, as
+// the repo-server does, and refuses the parameter override files
+// (.argocd-source*.yaml) this package does not merge.
+func (d *discovery) checkPath(s *Source) error {
+	if !SameRepo(s.RepoURL, d.cfg.RepoURL) {
+		return nil
+	}
+	entries, err := fs.ReadDir(d.fsys, dirOf(s.Path))
+	if err != nil {
+		return fmt.Errorf("path %q does not exist in this revision", s.Path)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".argocd-source") {
+			return fmt.Errorf("path %q has %s: parameter override files are not supported", s.Path, e.Name())
+		}
+	}
+	return nil
+}
+
+func detectKind(fsys fs.FS, dir string) (string, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return "", fmt.Errorf("path %q does not exist in this revision", dir)
+	}
+	kind := KindDirectory
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		switch name := e.Name(); {
+		case name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization":
+			return KindKustomize, nil
+		case strings.HasSuffix(name, "Chart.yaml"):
+			kind = KindHelm
+		}
+	}
+	return kind, nil
+}

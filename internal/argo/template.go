@@ -1,0 +1,196 @@
+package argo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/Masterminds/sprig/v3"
+	yamlv2 "go.yaml.in/yaml/v2"
+	"go.yaml.in/yaml/v3"
+)
+
+// funcMap is the ApplicationSet controller's: sprig's generic functions
+// minus those that leak the environment, plus its own helpers. slugify is
+// left out because its exact output depends on a library we do not have;
+// a template using it fails rather than renders differently.
+var funcMap = func() template.FuncMap {
+	m := sprig.GenericFuncMap()
+	for _, unsafe := range []string{"env", "expandenv", "getHostByName"} {
+		delete(m, unsafe)
+	}
+	m["normalize"] = SanitizeName
+	m["toYaml"] = toYAML
+	m["fromYaml"] = fromYAML
+	m["fromYamlArray"] = fromYAMLArray
+	return template.FuncMap(m)
+}()
+
+// renderer substitutes generator parameters into template strings.
+type renderer struct {
+	goTmpl bool
+	opts   []string
+	cache  map[string]*template.Template
+}
+
+func newRenderer(goTmpl bool, opts []string) (*renderer, error) {
+	for _, o := range opts {
+		switch o {
+		case "missingkey=default", "missingkey=invalid", "missingkey=zero", "missingkey=error":
+		default:
+			// template.Option panics on anything else.
+			return nil, fmt.Errorf("goTemplateOptions: unsupported option %q", o)
+		}
+	}
+	return &renderer{goTmpl: goTmpl, opts: opts, cache: map[string]*template.Template{}}, nil
+}
+
+// replace renders one string.
+func (r *renderer) replace(s string, params map[string]any) (string, error) {
+	if !strings.Contains(s, "{{") {
+		return s, nil
+	}
+	if !r.goTmpl {
+		return fastReplace(s, params)
+	}
+	t, ok := r.cache[s]
+	if !ok {
+		var err error
+		t, err = template.New("").Funcs(funcMap).Option(r.opts...).Parse(s)
+		if err != nil {
+			return "", fmt.Errorf("parsing %q: %w", s, err)
+		}
+		r.cache[s] = t
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&limitWriter{w: &buf, n: maxRender}, params); err != nil {
+		return "", fmt.Errorf("executing %q: %w", s, err)
+	}
+	return buf.String(), nil
+}
+
+// fastReplace is Argo CD's default syntax (valyala/fasttemplate): "{{ x }}"
+// becomes params["x"] when that is a string; anything else is kept as
+// written, and an unterminated "{{" is an error.
+func fastReplace(s string, params map[string]any) (string, error) {
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.Index(rest, "{{")
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String(), nil
+		}
+		b.WriteString(rest[:i])
+		rest = rest[i+2:]
+		j := strings.Index(rest, "}}")
+		if j < 0 {
+			return "", fmt.Errorf("invalid template %q: no closing }}", s)
+		}
+		tag := rest[:j]
+		rest = rest[j+2:]
+		key := strings.TrimSpace(tag)
+		if v, ok := params[key].(string); ok && key != "" {
+			b.WriteString(v)
+		} else {
+			b.WriteString("{{" + tag + "}}")
+		}
+	}
+}
+
+// renderTree substitutes params into every string scalar of n, mapping
+// keys included, as Argo CD templates every string of the Application.
+func (r *renderer) renderTree(n *yaml.Node, params map[string]any) error {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+		v, err := r.replace(n.Value, params)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		if v != n.Value {
+			n.Value, n.Tag, n.Style = v, "!!str", 0
+		}
+		return nil
+	}
+	for _, c := range n.Content {
+		if err := r.renderTree(c, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addValues renders a generator's values map into params.
+func (r *renderer) addValues(params map[string]any, values map[string]string) error {
+	if values == nil {
+		return nil
+	}
+	rendered := map[string]any{}
+	for k, v := range values {
+		s, err := r.replace(v, params)
+		if err != nil {
+			return fmt.Errorf("values.%s: %w", k, err)
+		}
+		rendered[k] = s
+	}
+	if r.goTmpl {
+		params["values"] = rendered
+		return nil
+	}
+	for k, v := range rendered {
+		params["values."+k] = v
+	}
+	return nil
+}
+
+// maxRender bounds one rendered string so a runaway template (a huge
+// repeat or until) fails instead of exhausting memory.
+const maxRender = 1 << 20
+
+var errTooLong = errors.New("rendered string exceeds 1 MiB")
+
+type limitWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if len(p) > l.n {
+		return 0, errTooLong
+	}
+	l.n -= len(p)
+	return l.w.Write(p)
+}
+
+// toYAML formats like sigs.k8s.io/yaml, which Argo CD uses: yaml.v2 style
+// without the trailing newline.
+func toYAML(v any) (string, error) {
+	data, err := yamlv2.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(data), "\n"), nil
+}
+
+func fromYAML(s string) (map[string]any, error) {
+	m := map[string]any{}
+	if err := yaml.Unmarshal([]byte(s), &m); err != nil {
+		return nil, err
+	}
+	return jsonify(m).(map[string]any), nil
+}
+
+func fromYAMLArray(s string) ([]any, error) {
+	var a []any
+	if err := yaml.Unmarshal([]byte(s), &a); err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, nil
+	}
+	return jsonify(a).([]any), nil
+}

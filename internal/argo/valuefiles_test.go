@@ -1,0 +1,78 @@
+package argo
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestValueFiles(t *testing.T) {
+	ours := Source{RepoURL: "HTTPS://git.example.org/platform/ledger-gitops/", Ref: "values", Kind: KindRef}
+	foreign := Source{RepoURL: "https://git.example.org/other.git", Ref: "ext", Kind: KindRef}
+	chart := func(ignore bool, files ...string) Source {
+		return Source{RepoURL: "https://charts.example.org", Chart: "c", Kind: KindHelm,
+			Helm: &Helm{ValueFiles: files, IgnoreMissingValueFiles: ignore}}
+	}
+	gitChart := Source{RepoURL: testRepo, Path: "charts/tool", Kind: KindHelm,
+		Helm: &Helm{ValueFiles: []string{"values-qa.yaml", "../shared/v.yaml", "/envs/qa/x.yaml"}}}
+	tests := []struct {
+		name    string
+		src     Source
+		others  []Source
+		want    []ValueFile
+		wantErr string
+	}{
+		{name: "ref to this repo", src: chart(false, "$values/envs/qa/a.yaml", "$values//envs/../envs/b.yaml"), others: []Source{ours},
+			want: []ValueFile{{Path: "envs/qa/a.yaml", InRepo: true}, {Path: "envs/b.yaml", InRepo: true}}},
+		{name: "optional", src: chart(true, "$values/envs/qa/a.yaml", "values-qa.yaml"), others: []Source{ours},
+			want: []ValueFile{{Path: "envs/qa/a.yaml", InRepo: true, Optional: true}, {Path: "values-qa.yaml", Optional: true}}},
+		{name: "chart relative", src: chart(false, "values-qa.yaml", "./ci/x.yaml", "/root.yaml"),
+			want: []ValueFile{{Path: "values-qa.yaml"}, {Path: "ci/x.yaml"}, {Path: "root.yaml"}}},
+		{name: "git path chart in this repo", src: gitChart,
+			want: []ValueFile{{Path: "charts/tool/values-qa.yaml", InRepo: true}, {Path: "charts/shared/v.yaml", InRepo: true}, {Path: "envs/qa/x.yaml", InRepo: true}}},
+		{name: "app name variable", src: chart(false, "$values/envs/$ARGOCD_APP_NAME.yaml"), others: []Source{ours},
+			want: []ValueFile{{Path: "envs/app.yaml", InRepo: true}}},
+		{name: "ref to foreign repo", src: chart(false, "$ext/envs/qa/a.yaml"), others: []Source{foreign},
+			wantErr: `app app: value file "$ext/envs/qa/a.yaml": ref "ext" is repository https://git.example.org/other.git, not this repository`},
+		{name: "unknown ref", src: chart(false, "$nope/a.yaml"), others: []Source{ours}, wantErr: `no source of the app has ref "nope"`},
+		{name: "escapes repo", src: chart(false, "$values/../secret.yaml"), others: []Source{ours}, wantErr: "inside the repository"},
+		{name: "escapes chart", src: chart(false, "../x.yaml"), wantErr: "inside the chart"},
+		{name: "remote", src: chart(false, "https://example.org/v.yaml"), wantErr: "remote value files"},
+		{name: "revision variable", src: chart(false, "$values/$ARGOCD_APP_REVISION.yaml"), others: []Source{ours}, wantErr: "not known offline"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := App{Name: "app", Sources: append([]Source{tt.src}, tt.others...)}
+			got, err := app.ValueFiles(tt.src, testRepo)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSameRepo(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"https://git.example.org/a/b.git", "HTTPS://git.example.org/a/b/", true},
+		{"https://git.example.org/a/b.git/", "https://git.example.org/a/b", true},
+		{"https://git.example.org/a/b", "https://git.example.org/a/c", false},
+	}
+	for _, tt := range tests {
+		if got := SameRepo(tt.a, tt.b); got != tt.want {
+			t.Errorf("SameRepo(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}

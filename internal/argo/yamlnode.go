@@ -1,0 +1,132 @@
+package argo
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// child returns the value of key in mapping n, or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// scalarAt returns the scalar value at a dotted key path, "" if absent.
+func scalarAt(n *yaml.Node, keys ...string) string {
+	for _, k := range keys {
+		for _, part := range strings.Split(k, ".") {
+			n = child(n, part)
+		}
+	}
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
+// isNull reports whether n is absent or an explicit YAML null.
+func isNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// checkKeys rejects keys outside allowed. Argo CD's CRD schema makes the
+// API server refuse unknown fields, so a typo like valueFile would never
+// sync; silently ignoring it here would render something Argo CD never
+// would.
+func checkKeys(n *yaml.Node, what string, allowed ...string) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: %s: must be a mapping", n.Line, what)
+	}
+outer:
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		for _, a := range allowed {
+			if k.Value == a {
+				continue outer
+			}
+		}
+		return fmt.Errorf("line %d: %s: unknown field %q", k.Line, what, k.Value)
+	}
+	return nil
+}
+
+// hasAliases reports whether n uses anchors' aliases or merge keys.
+func hasAliases(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.AliasNode || n.Tag == "!!merge" {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAliases(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeAliases expands aliases and merge keys by a round trip through
+// yaml's own decoder, which guards against alias bombs; the walks over the
+// tree later (templating above all) can then treat it as a plain tree.
+// Line numbers inside such a document are lost, the document's own kept.
+func normalizeAliases(n *yaml.Node) (*yaml.Node, error) {
+	if !hasAliases(n) {
+		return n, nil
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	var out yaml.Node
+	if err := out.Encode(v); err != nil {
+		return nil, err
+	}
+	setLine(&out, n.Line)
+	return &out, nil
+}
+
+func setLine(n *yaml.Node, line int) {
+	n.Line = line
+	for _, c := range n.Content {
+		setLine(c, line)
+	}
+}
+
+// copyNode deep-copies a plain (alias-free) tree.
+func copyNode(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, x := range n.Content {
+		c.Content[i] = copyNode(x)
+	}
+	return &c
+}
+
+// canonicalYAML re-encodes n with sorted keys and no comments, so that
+// equal content hashes equally; nil for an absent or null node.
+func canonicalYAML(n *yaml.Node) ([]byte, error) {
+	if isNull(n) {
+		return nil, nil
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(v)
+}

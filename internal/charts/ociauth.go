@@ -1,0 +1,182 @@
+package charts
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// ociDo sends one registry request, answering a 401 challenge once: a
+// Bearer challenge is exchanged for a token at the realm, a Basic one is
+// answered with the credentials. The Authorization that worked is kept
+// per registry and repository so later requests skip the round trip.
+func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, what string, accept ...string) (*http.Response, error) {
+	key := r.base.Host + "/" + repo
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s from %s: %w", what, r.display, err)
+		}
+		req.Header.Set("User-Agent", c.userAgent())
+		if len(accept) > 0 {
+			req.Header.Set("Accept", strings.Join(accept, ", "))
+		}
+		if authz := c.cachedAuthz(key); authz != "" {
+			req.Header.Set("Authorization", authz)
+		}
+		resp, err := c.httpc.Do(req)
+		if err != nil {
+			return nil, transportError(r, what, err)
+		}
+		if resp.StatusCode != http.StatusUnauthorized || attempt > 0 {
+			return resp, nil
+		}
+		challenge := resp.Header.Get("WWW-Authenticate")
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		authz, err := c.answerChallenge(ctx, r, repo, what, challenge)
+		if err != nil {
+			return nil, err
+		}
+		c.authMu.Lock()
+		c.authz[key] = authz
+		c.authMu.Unlock()
+	}
+}
+
+func (c *Client) cachedAuthz(key string) string {
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	return c.authz[key]
+}
+
+func (c *Client) ociStatusError(r *repoRef, what string, resp *http.Response) error {
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return authError(r, what, resp.StatusCode, c.credentials(r).set())
+	}
+	return fmt.Errorf("fetch %s from %s: registry answered %s", what, r.display, resp.Status)
+}
+
+func (c *Client) answerChallenge(ctx context.Context, r *repoRef, repo, what, header string) (string, error) {
+	creds := c.credentials(r)
+	scheme, params := parseChallenge(header)
+	switch strings.ToLower(scheme) {
+	case "bearer":
+		return c.bearerToken(ctx, r, repo, params)
+	case "basic":
+		if !creds.set() {
+			return "", authError(r, what, http.StatusUnauthorized, false)
+		}
+		return basicAuthz(creds), nil
+	}
+	return "", authError(r, what, http.StatusUnauthorized, creds.set())
+}
+
+func basicAuthz(a Auth) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(a.Username+":"+a.Password))
+}
+
+// bearerToken runs the registry token flow. Credentials go to the realm
+// only over HTTPS (or to a loopback realm): the realm is chosen by the
+// registry's answer, not by the user.
+func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, params map[string]string) (string, error) {
+	realm, err := url.Parse(params["realm"])
+	if err != nil || realm.Host == "" || (realm.Scheme != "https" && realm.Scheme != "http") {
+		return "", fmt.Errorf("registry %s sent an unusable token realm", r.display)
+	}
+	q := realm.Query()
+	if s := params["service"]; s != "" {
+		q.Set("service", s)
+	}
+	scope := params["scope"]
+	if scope == "" {
+		scope = "repository:" + repo + ":pull"
+	}
+	q.Set("scope", scope)
+	realm.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, realm.String(), nil)
+	if err != nil {
+		return "", fmt.Errorf("registry %s token request: %w", r.display, err)
+	}
+	req.Header.Set("User-Agent", c.userAgent())
+	creds := c.credentials(r)
+	sentCreds := creds.set() && (realm.Scheme == "https" || registryScheme(realm.Hostname()) == "http")
+	if sentCreds {
+		req.SetBasicAuth(creds.Username, creds.Password)
+	}
+	resp, err := c.httpc.Do(req)
+	if err != nil {
+		return "", transportError(r, "registry token", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return "", authError(r, "a registry token", resp.StatusCode, sentCreds)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("registry %s token service answered %s", r.display, resp.Status)
+	}
+	var body struct {
+		Token       string `json:"token"`
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body); err != nil {
+		return "", fmt.Errorf("registry %s token service sent invalid json", r.display)
+	}
+	tok := body.Token
+	if tok == "" {
+		tok = body.AccessToken
+	}
+	if tok == "" {
+		return "", fmt.Errorf("registry %s token service sent no token", r.display)
+	}
+	return "Bearer " + tok, nil
+}
+
+// parseChallenge splits a WWW-Authenticate value into its scheme and
+// parameters. Quoted values may hold commas (scope="repository:a:pull,push").
+func parseChallenge(h string) (string, map[string]string) {
+	h = strings.TrimSpace(h)
+	scheme, rest, _ := strings.Cut(h, " ")
+	params := map[string]string{}
+	for rest = strings.TrimSpace(rest); rest != ""; {
+		key, after, ok := strings.Cut(rest, "=")
+		if !ok {
+			break
+		}
+		key = strings.ToLower(strings.TrimSpace(key))
+		var val string
+		val, rest = scanValue(strings.TrimSpace(after))
+		params[key] = val
+		rest = strings.TrimLeft(rest, ", ")
+	}
+	return scheme, params
+}
+
+// scanValue reads a token or a quoted string (with backslash escapes) and
+// returns it and the remaining input.
+func scanValue(s string) (string, string) {
+	if !strings.HasPrefix(s, `"`) {
+		v, rest, _ := strings.Cut(s, ",")
+		return strings.TrimSpace(v), rest
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		case '"':
+			return b.String(), s[i+1:]
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), ""
+}

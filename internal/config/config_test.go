@@ -1,0 +1,73 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const good = `repoURL: https://gitlab.example.com/org/gitops-repo.git  # this repo
+environments: [qa, preprod, prod]
+versions: versions/{env}.yaml
+manifests:
+  - argocd/{env}/*.yaml
+components:
+  dlt-node.backend: {chart: dlt-backend}
+  shared-services: {chart: dlt-shared-services}
+`
+
+func TestParseGood(t *testing.T) {
+	c, err := Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Component{
+		{Key: "dlt-node.backend", Path: []string{"dlt-node", "backend"}, Chart: "dlt-backend"},
+		{Key: "shared-services", Path: []string{"shared-services"}, Chart: "dlt-shared-services"},
+	}
+	if diff := cmp.Diff(want, c.Components); diff != "" {
+		t.Errorf("components (-want +got):\n%s", diff)
+	}
+	if got := c.VersionsPath("prod"); got != "versions/prod.yaml" {
+		t.Errorf("VersionsPath = %q", got)
+	}
+	if got := c.ManifestGlobs("qa"); !cmp.Equal(got, []string{"argocd/qa/*.yaml"}) {
+		t.Errorf("ManifestGlobs = %q", got)
+	}
+	if c.Previous("prod") != "preprod" || c.Previous("qa") != "" {
+		t.Errorf("Previous wrong")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, edit, want string
+	}{
+		{"unknown key", good + "extra: 1\n", "field extra not found"},
+		{"unknown component key", strings.Replace(good, "{chart: dlt-backend}", "{chart: dlt-backend, version: 1}", 1), `components.dlt-node.backend: unknown key "version"`},
+		{"missing chart", strings.Replace(good, "{chart: dlt-backend}", "{}", 1), "components.dlt-node.backend: chart is required"},
+		{"no repoURL", strings.Replace(good, "repoURL: https://gitlab.example.com/org/gitops-repo.git", "repoURL: \"\"", 1), "repoURL is required"},
+		{"no env placeholder", strings.Replace(good, "versions/{env}.yaml", "versions/prod.yaml", 1), "must contain {env}"},
+		{"duplicate env", strings.Replace(good, "[qa, preprod, prod]", "[qa, qa]", 1), `"qa" is listed twice`},
+		{"nested components", good + "  dlt-node: {chart: x}\n", `"dlt-node.backend" is nested inside "dlt-node"`},
+		{"not yaml", "repoURL: [\n", "parsing .promote.yaml"},
+		{"unquoted flow glob", strings.Replace(good, "manifests:\n  - argocd/{env}/*.yaml", "manifests: [argocd/{env}/*.yaml]", 1), `quote globs with {env} inside [...]`},
+		{"components list", strings.Replace(good, "  dlt-node.backend: {chart: dlt-backend}\n  shared-services: {chart: dlt-shared-services}\n", "  - a\n", 1), "components: must be a mapping"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.edit))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			if !strings.HasPrefix(err.Error(), "parsing") && !errors.Is(err, ErrInvalid) {
+				t.Errorf("err = %v, want ErrInvalid", err)
+			}
+		})
+	}
+}

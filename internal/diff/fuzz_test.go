@@ -1,0 +1,29 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks that arbitrary bytes never panic Parse, and that whatever
+// parses can be diffed and serialised.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"))
+	f.Add([]byte("---\n# Source: x\n--- {kind: List, items: [{kind: A, metadata: {name: b}}]}\n...\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rs, err := Parse(data, "ns")
+		if err != nil {
+			if strings.Contains(err.Error(), "\n\n") {
+				t.Errorf("multi-paragraph error: %q", err)
+			}
+			return
+		}
+		for _, r := range rs {
+			if r.Kind == "" || r.Name == "" {
+				t.Fatalf("resource without kind or name: %+v", r)
+			}
+		}
+		Resources(nil, rs, rs, Options{Ignore: []string{"metadata.labels.a.b", "*"}})
+		Resources(rs, nil, nil, Options{})
+	})
+}

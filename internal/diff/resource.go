@@ -1,0 +1,128 @@
+// Package diff turns rendered Kubernetes manifests into per-resource,
+// reviewable diffs. Secret values never leave it in clear: they are replaced
+// by placeholders before anything is serialised, and their per-key change
+// status is computed in memory.
+package diff
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Resource is one Kubernetes object of a rendered manifest.
+type Resource struct {
+	APIVersion, Kind, Namespace, Name string
+	// Object is the parsed document. It still holds secret values: never
+	// print it; Resources redacts before serialising.
+	Object map[string]any
+	// Source is the template path from Helm's "# Source:" comment, if any.
+	Source string
+}
+
+// Key identifies the resource as group/kind/namespace/name; the core group
+// is "".
+func (r Resource) Key() string {
+	return Group(r.APIVersion) + "/" + r.Kind + "/" + r.Namespace + "/" + r.Name
+}
+
+// Group returns the API group of an apiVersion ("apps/v1" -> "apps",
+// "v1" -> "").
+func Group(apiVersion string) string {
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
+}
+
+// clusterScoped lists the kinds the API server keeps outside namespaces. It
+// matches on kind alone: a custom kind reusing one of these names in another
+// group is rare enough, and the cost is only a missing default namespace.
+var clusterScoped = map[string]bool{
+	"Namespace":                        true,
+	"Node":                             true,
+	"PersistentVolume":                 true,
+	"StorageClass":                     true,
+	"ClusterRole":                      true,
+	"ClusterRoleBinding":               true,
+	"CustomResourceDefinition":         true,
+	"PriorityClass":                    true,
+	"ValidatingWebhookConfiguration":   true,
+	"MutatingWebhookConfiguration":     true,
+	"ValidatingAdmissionPolicy":        true,
+	"ValidatingAdmissionPolicyBinding": true,
+	"APIService":                       true,
+	"IngressClass":                     true,
+	"RuntimeClass":                     true,
+	"CSIDriver":                        true,
+	"CSINode":                          true,
+	"VolumeAttachment":                 true,
+	"VolumeSnapshotClass":              true,
+	"PodSecurityPolicy":                true,
+	"CertificateSigningRequest":        true,
+	"FlowSchema":                       true,
+	"PriorityLevelConfiguration":       true,
+	"ClusterIssuer":                    true,
+	"ClusterSecretStore":               true,
+	"ClusterPolicy":                    true,
+	"ClusterRoleTemplate":              true,
+	"StorageVersionMigration":          true,
+}
+
+// ClusterScoped reports whether kind is one of the known cluster-scoped
+// kinds, which never get a default namespace.
+func ClusterScoped(kind string) bool { return clusterScoped[kind] }
+
+// Parse splits rendered multi-document YAML (helm template output) into
+// resources. Empty and comment-only documents are dropped, v1 List documents
+// are flattened, and namespaced kinds without a namespace get
+// defaultNamespace, in Namespace and in the object, because that is where
+// Argo CD applies them.
+func Parse(manifests []byte, defaultNamespace string) ([]Resource, error) {
+	var out []Resource
+	seen := map[string]string{}
+	for _, doc := range splitDocuments(string(manifests)) {
+		objs, list, err := doc.decode()
+		if err != nil {
+			return nil, err
+		}
+		for i, obj := range objs {
+			where := doc.describe()
+			if len(objs) > 1 || list {
+				where = fmt.Sprintf("%s item %d", where, i+1)
+			}
+			r, err := newResource(obj, doc.source, where, defaultNamespace)
+			if err != nil {
+				return nil, err
+			}
+			k := r.Key()
+			if prev, ok := seen[k]; ok {
+				return nil, fmt.Errorf("duplicate resource %s in %s and %s", k, prev, where)
+			}
+			seen[k] = where
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func newResource(obj map[string]any, source, where, defaultNamespace string) (Resource, error) {
+	r := Resource{Object: obj, Source: source}
+	r.APIVersion, _ = obj["apiVersion"].(string)
+	r.Kind, _ = obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	if meta != nil {
+		r.Name, _ = meta["name"].(string)
+		r.Namespace, _ = meta["namespace"].(string)
+	}
+	if r.Kind == "" || r.Name == "" {
+		return Resource{}, fmt.Errorf("%s: missing kind or metadata.name", where)
+	}
+	switch {
+	case ClusterScoped(r.Kind):
+		r.Namespace = ""
+	case r.Namespace == "" && defaultNamespace != "":
+		r.Namespace = defaultNamespace
+		meta["namespace"] = defaultNamespace
+	}
+	return r, nil
+}

@@ -1,0 +1,176 @@
+package patch
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+)
+
+// Change sets the scalar at Target to New.
+type Change struct {
+	Target Target
+	New    string
+	// Tag is the YAML type New must read back as: "" (or "!!str") for a
+	// string, or "!!int", "!!float", "!!bool" to keep a number or flag a
+	// number when the promoted value is one (replicas: 3 stays an int).
+	Tag string
+}
+
+// Apply splices each change at its target's position and returns the new
+// bytes; data is not modified. Targets are looked up again in data by
+// document, line and column, and must still hold the value they were found
+// with. Apply refuses (ErrUnsupported) to edit block scalars, multi-line
+// scalars and templated values, and verifies by re-parsing both old and new
+// bytes that the only semantic difference is each target now reading as New
+// (anything else, e.g. an anchored value whose aliases would change too, is
+// ErrVerify). Changes whose New equals the current value are no-ops; two
+// changes at the same position are an error.
+func Apply(data []byte, changes []Change) ([]byte, error) {
+	if len(changes) == 0 {
+		return bytes.Clone(data), nil
+	}
+	docs, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	idx := indexNodes(docs)
+	starts := lineStarts(data)
+	seen := map[pos]bool{}
+	var edits []edit
+	for _, c := range changes {
+		p := pos{c.Target.Doc, c.Target.Line, c.Target.Column}
+		if seen[p] {
+			return nil, fmt.Errorf("%s line %d column %d: two changes for one value", c.Target.Path, p.line, p.col)
+		}
+		seen[p] = true
+		e, ok, err := prepare(data, starts, idx, c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			edits = append(edits, e)
+		}
+	}
+	if len(edits) == 0 {
+		return bytes.Clone(data), nil
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	for i := 1; i < len(edits); i++ {
+		if edits[i].start < edits[i-1].end {
+			return nil, fmt.Errorf("%s and %s overlap in the file: %w", edits[i-1].path, edits[i].path, ErrUnsupported)
+		}
+	}
+	out := splice(data, edits)
+	if err := verify(docs, out, edits); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// pos identifies a node by where the parser reports it.
+type pos struct{ doc, line, col int }
+
+// located is a node with its structural key: document and child indexes,
+// which stay the same in the edited file when only scalar values change.
+type located struct {
+	node *yqlib.CandidateNode
+	key  string
+}
+
+// edit is one prepared replacement.
+type edit struct {
+	span
+	text string // replaces data[start:end]
+	want string // the value the node must read back as
+	tag  string // the non-string tag it must read back with, "" for a string
+	key  string
+	path string
+	line int
+	old  *yqlib.CandidateNode
+}
+
+// indexNodes maps the position of every non-key node to the node. A
+// collection can share its position with nothing but its own first key, so
+// the only collisions are between empty nodes; the first one wins and the
+// value check in prepare rejects a wrong pick.
+func indexNodes(docs []*yqlib.CandidateNode) map[pos]located {
+	idx := map[pos]located{}
+	var walk func(n *yqlib.CandidateNode, doc int, key string)
+	walk = func(n *yqlib.CandidateNode, doc int, key string) {
+		p := pos{doc, n.Line, n.Column}
+		if _, dup := idx[p]; !dup && n.Line > 0 {
+			idx[p] = located{n, key}
+		}
+		for i, c := range n.Content {
+			if n.Kind == yqlib.MappingNode && i%2 == 0 {
+				continue
+			}
+			walk(c, doc, key+"/"+strconv.Itoa(i))
+		}
+	}
+	for i, d := range docs {
+		walk(d, i, strconv.Itoa(i))
+	}
+	return idx
+}
+
+// prepare checks one change against the file and renders its new text. It
+// returns ok=false for a change that would not change the value.
+func prepare(data []byte, starts []int, idx map[pos]located, c Change) (edit, bool, error) {
+	t := c.Target
+	loc, found := idx[pos{t.Doc, t.Line, t.Column}]
+	if !found {
+		return edit{}, false, fmt.Errorf("%s: no value at document %d line %d column %d: %w", t.Path, t.Doc, t.Line, t.Column, ErrNotFound)
+	}
+	n := loc.node
+	path := pathOf(n)
+	r := resolve(n)
+	if r == nil || r.Kind != yqlib.ScalarNode {
+		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, ErrNotScalar)
+	}
+	if r.Value != t.Value {
+		return edit{}, false, fmt.Errorf("%s line %d: file has %q, target expected %q: %w", path, t.Line, r.Value, t.Value, ErrNotFound)
+	}
+	if c.New == r.Value {
+		return edit{}, false, nil
+	}
+	if t.Templated || strings.Contains(r.Value, "{{") {
+		return edit{}, false, fmt.Errorf("%s line %d: templated value %q: %w", path, t.Line, r.Value, ErrUnsupported)
+	}
+	flow := n.Parent != nil && n.Parent.Style&yqlib.FlowStyle != 0
+	sp, err := locate(data, starts, n, flow)
+	if err != nil {
+		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, err)
+	}
+	tag := ""
+	if c.Tag != "" && c.Tag != "!!str" {
+		tag = c.Tag
+	}
+	text, err := render(c.New, n, flow, sp.tag)
+	if tag != "" {
+		text, err = renderTyped(c.New, tag, flow, sp.tag)
+	}
+	if err != nil {
+		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, err)
+	}
+	return edit{span: sp, text: text, want: c.New, tag: tag, key: loc.key, path: path, line: t.Line, old: n}, true, nil
+}
+
+// splice copies data with every edit's bytes replaced; edits are sorted and
+// do not overlap.
+func splice(data []byte, edits []edit) []byte {
+	var b bytes.Buffer
+	b.Grow(len(data) + 16*len(edits))
+	last := 0
+	for _, e := range edits {
+		b.Write(data[last:e.start])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.Write(data[last:])
+	return b.Bytes()
+}

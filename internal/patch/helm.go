@@ -1,0 +1,118 @@
+package patch
+
+import (
+	"fmt"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+)
+
+// HelmSource is one Argo CD source with a `chart` key.
+type HelmSource struct {
+	Doc        int
+	Kind, Name string // the document's kind and metadata.name
+	Path       string // e.g. "spec.sources[0]"
+	Chart      string
+	RepoURL    string
+	Revision   Target // the targetRevision scalar
+	// HasRevision is false when the source has no targetRevision key.
+	HasRevision bool
+}
+
+// sourceParents are where Argo CD keeps sources: an Application's spec and
+// the Application template of an ApplicationSet.
+var sourceParents = [][]string{{"spec"}, {"spec", "template", "spec"}}
+
+// HelmSources lists every Helm source of every document, wherever it is:
+// spec.source, spec.sources[], spec.template.spec.source and
+// spec.template.spec.sources[]. Documents that are not mappings or have no
+// such sources are skipped; a file that does not parse is an error, and so
+// is a chart, repoURL or targetRevision that is not a scalar, because a
+// caller could not tell it apart from a missing key.
+func HelmSources(data []byte) ([]HelmSource, error) {
+	docs, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []HelmSource
+	for i, doc := range docs {
+		if doc.Kind != yqlib.MappingNode {
+			continue
+		}
+		kind := scalarAt(doc, "kind")
+		name := scalarAt(doc, "metadata", "name")
+		for _, parent := range sourceParents {
+			for _, src := range sourcesUnder(doc, parent) {
+				hs, ok, err := helmSource(src, i)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					hs.Kind, hs.Name = kind, name
+					out = append(out, hs)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// sourcesUnder returns the source mappings of <parent>.source and
+// <parent>.sources[].
+func sourcesUnder(doc *yqlib.CandidateNode, parent []string) []*yqlib.CandidateNode {
+	spec := resolve(lookup(doc, parent))
+	if spec == nil || spec.Kind != yqlib.MappingNode {
+		return nil
+	}
+	var srcs []*yqlib.CandidateNode
+	if s := mapValue(spec, "source"); s != nil {
+		srcs = append(srcs, s)
+	}
+	if seq := resolve(mapValue(spec, "sources")); seq != nil && seq.Kind == yqlib.SequenceNode {
+		srcs = append(srcs, seq.Content...)
+	}
+	return srcs
+}
+
+// helmSource describes src when it is a mapping with a chart key.
+func helmSource(src *yqlib.CandidateNode, doc int) (HelmSource, bool, error) {
+	m := resolve(src)
+	if m == nil || m.Kind != yqlib.MappingNode || mapValue(m, "chart") == nil {
+		return HelmSource{}, false, nil
+	}
+	hs := HelmSource{Doc: doc, Path: pathOf(src)}
+	var err error
+	if hs.Chart, err = scalarKey(m, "chart", hs.Path); err != nil {
+		return HelmSource{}, false, err
+	}
+	if hs.RepoURL, err = scalarKey(m, "repoURL", hs.Path); err != nil {
+		return HelmSource{}, false, err
+	}
+	if rev := mapValue(m, "targetRevision"); rev != nil {
+		if r := resolve(rev); r == nil || r.Kind != yqlib.ScalarNode {
+			return HelmSource{}, false, fmt.Errorf("%s.targetRevision line %d: %w", hs.Path, rev.Line, ErrNotScalar)
+		}
+		hs.Revision, hs.HasRevision = newTarget(rev, doc), true
+	}
+	return hs, true, nil
+}
+
+// scalarKey returns the scalar value of key in m ("" when absent).
+func scalarKey(m *yqlib.CandidateNode, key, path string) (string, error) {
+	v := mapValue(m, key)
+	if v == nil {
+		return "", nil
+	}
+	r := resolve(v)
+	if r == nil || r.Kind != yqlib.ScalarNode {
+		return "", fmt.Errorf("%s.%s line %d: %w", path, key, v.Line, ErrNotScalar)
+	}
+	return r.Value, nil
+}
+
+// scalarAt returns the scalar at keys, or "" when there is none.
+func scalarAt(doc *yqlib.CandidateNode, keys ...string) string {
+	if r := resolve(lookup(doc, keys)); r != nil && r.Kind == yqlib.ScalarNode {
+		return r.Value
+	}
+	return ""
+}

@@ -1,0 +1,147 @@
+// Package patch edits scalar values in YAML files so that only the bytes of
+// the edited values change.
+//
+// Files in a GitOps repository are reviewed as diffs, so a promotion must not
+// reformat anything: comments, blank lines, indentation, quoting, flow style,
+// anchors, document separators and line endings all have to survive byte for
+// byte. The package therefore never re-encodes a document. It parses with
+// yqlib only to find nodes and their positions, splices the new text into the
+// original bytes at those positions, and re-parses the result to prove that
+// nothing but the intended values changed.
+//
+// Everything here is pure: bytes in, bytes out, no file system, no output.
+package patch
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+)
+
+// Sentinel errors; returned errors wrap one of them with context.
+var (
+	// ErrNotFound: the path, expression or target position selects nothing,
+	// or a target no longer matches the file it is applied to.
+	ErrNotFound = errors.New("not found")
+	// ErrNotScalar: the path selects a mapping or sequence.
+	ErrNotScalar = errors.New("not a scalar")
+	// ErrUnsupported: the edit cannot be made without touching more than
+	// the value's bytes (block or multi-line scalars, templated values...).
+	ErrUnsupported = errors.New("unsupported")
+	// ErrVerify: re-parsing the edited bytes showed a difference other than
+	// the requested values.
+	ErrVerify = errors.New("verification failed")
+	// ErrParse: the input is not valid YAML.
+	ErrParse = errors.New("invalid yaml")
+)
+
+// Target is one scalar found in a YAML file.
+type Target struct {
+	Doc          int    // 0-based document index in the file
+	Path         string // display path, e.g. "spec.sources[0].targetRevision"
+	Line, Column int    // 1-based, as the parser reports (Column in characters)
+	Value        string // current scalar value
+	Style        string // "plain", "double", "single", "literal", "folded" or "alias" (informational)
+	// Templated is true when Value contains "{{" (an Argo CD or
+	// ApplicationSet template); such values must never be overwritten.
+	Templated bool
+}
+
+// Find locates the scalar at keyPath (mapping keys) in the first document
+// that has it. Aliases met on the way are followed (the target is then the
+// anchored node, which Apply refuses to edit while aliases use it); an
+// alias at the end of the path is returned as the target itself, so Apply
+// replaces the alias rather than the value it points to. Keys that exist
+// only through `<<` merge keys are not found; Select follows them.
+func Find(data []byte, keyPath []string) (Target, error) {
+	if len(keyPath) == 0 {
+		return Target{}, fmt.Errorf("find: empty key path: %w", ErrNotFound)
+	}
+	docs, err := parse(data)
+	if err != nil {
+		return Target{}, err
+	}
+	display := strings.Join(keyPath, ".")
+	for i, doc := range docs {
+		n := lookup(doc, keyPath)
+		if n == nil {
+			continue
+		}
+		if r := resolve(n); r == nil || r.Kind != yqlib.ScalarNode {
+			return Target{}, fmt.Errorf("find %s: document %d line %d: %w", display, i, n.Line, ErrNotScalar)
+		}
+		return newTarget(n, i), nil
+	}
+	return Target{}, fmt.Errorf("find %s: %w", display, ErrNotFound)
+}
+
+// lookup follows mapping keys from n; it returns nil when a key is missing.
+func lookup(n *yqlib.CandidateNode, keys []string) *yqlib.CandidateNode {
+	for _, key := range keys {
+		m := resolve(n)
+		if m == nil || m.Kind != yqlib.MappingNode {
+			return nil
+		}
+		n = mapValue(m, key)
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// mapValue returns the value of key in mapping m, or nil.
+func mapValue(m *yqlib.CandidateNode, key string) *yqlib.CandidateNode {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind == yqlib.ScalarNode && k.Tag != "!!merge" && k.Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// resolve follows an alias chain to the node it stands for. The parser
+// rejects unknown anchors and cycles, but the loop is bounded anyway so a
+// malformed tree cannot hang the caller.
+func resolve(n *yqlib.CandidateNode) *yqlib.CandidateNode {
+	for i := 0; n != nil && n.Kind == yqlib.AliasNode && i < 1000; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// newTarget describes node n of document doc.
+func newTarget(n *yqlib.CandidateNode, doc int) Target {
+	value := ""
+	if r := resolve(n); r != nil {
+		value = r.Value
+	}
+	return Target{
+		Doc:       doc,
+		Path:      pathOf(n),
+		Line:      n.Line,
+		Column:    n.Column,
+		Value:     value,
+		Style:     styleName(n),
+		Templated: strings.Contains(value, "{{"),
+	}
+}
+
+func styleName(n *yqlib.CandidateNode) string {
+	switch {
+	case n.Kind == yqlib.AliasNode:
+		return "alias"
+	case n.Style&yqlib.DoubleQuotedStyle != 0:
+		return "double"
+	case n.Style&yqlib.SingleQuotedStyle != 0:
+		return "single"
+	case n.Style&yqlib.LiteralStyle != 0:
+		return "literal"
+	case n.Style&yqlib.FoldedStyle != 0:
+		return "folded"
+	}
+	return "plain"
+}

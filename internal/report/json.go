@@ -1,0 +1,86 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// jsonReport is the document JSON writes.
+type jsonReport struct {
+	Base    string    `json:"base"`
+	Head    string    `json:"head"`
+	Apps    []jsonApp `json:"apps"`
+	Summary Summary   `json:"summary"`
+}
+
+type jsonApp struct {
+	Env         string         `json:"env"`
+	Name        string         `json:"name"`
+	Status      string         `json:"status"`
+	Error       string         `json:"error,omitempty"`
+	NotRendered string         `json:"notRendered,omitempty"`
+	Resources   []jsonResource `json:"resources"`
+}
+
+type jsonResource struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Namespace  string          `json:"namespace"`
+	Name       string          `json:"name"`
+	Status     string          `json:"status"`
+	Diff       string          `json:"diff"`
+	Generated  []string        `json:"generated,omitempty"`
+	SecretKeys []jsonSecretKey `json:"secretKeys,omitempty"`
+}
+
+type jsonSecretKey struct {
+	Key    string `json:"key"`
+	Status string `json:"status"`
+}
+
+// JSON writes the report as one indented JSON document:
+//
+//	{
+//	  "base": "<rev>", "head": "<rev>",
+//	  "apps": [{
+//	    "env": "...", "name": "...", "status": "added|removed|changed|unchanged|error",
+//	    "error": "... (status error only)", "notRendered": "... (if skipped)",
+//	    "resources": [{
+//	      "apiVersion": "...", "kind": "...", "namespace": "...", "name": "...",
+//	      "status": "added|removed|changed", "diff": "<unified hunks>",
+//	      "generated": ["field.path", ...], "secretKeys": [{"key": "data.x", "status": "..."}]
+//	    }]
+//	  }],
+//	  "summary": {see Summary}
+//	}
+//
+// Apps come in environment order (first appearance), then by name; unchanged
+// resources are left out, so unchanged apps have "resources": [].
+func JSON(w io.Writer, r Report) error {
+	doc := jsonReport{Base: r.Base, Head: r.Head, Apps: []jsonApp{}, Summary: r.Summary()}
+	for _, g := range r.ordered() {
+		for _, a := range g.Apps {
+			ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Resources: []jsonResource{}}
+			for _, res := range changedResources(a) {
+				jr := jsonResource{
+					APIVersion: res.APIVersion, Kind: res.Kind, Namespace: res.Namespace, Name: res.Name,
+					Status: string(res.Status), Diff: res.Diff, Generated: res.Generated,
+				}
+				for _, k := range res.SecretKeys {
+					jr.SecretKeys = append(jr.SecretKeys, jsonSecretKey{Key: k.Key, Status: k.Status})
+				}
+				ja.Resources = append(ja.Resources, jr)
+			}
+			doc.Apps = append(doc.Apps, ja)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	// Placeholders like <redacted> stay readable.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("write json report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/diff"
+)
+
+// Marker is the hidden first line of the note, so a later run can find and
+// update its own note instead of adding another.
+const Marker = "<!-- manifestdiff -->"
+
+// MaxDiffLines caps one resource's diff in the note. GitLab refuses notes
+// over 1,000,000 characters; the JSON output keeps every line.
+const MaxDiffLines = 500
+
+// nameLimit is how many app names a grouped change lists.
+const nameLimit = 10
+
+// Markdown writes the merge request note: failures first, a summary table,
+// changes shared by several apps once, then per environment a collapsible
+// section per added, removed, changed or failed app.
+func Markdown(w io.Writer, r Report) error {
+	var b bytes.Buffer
+	b.WriteString(Marker + "\n")
+	writeFailures(&b, r)
+	fmt.Fprintf(&b, "### Manifest diff %s → %s\n\n", code(r.Base), code(r.Head))
+	s := r.Summary()
+	writeHeadline(&b, r, s)
+	if s.Apps > 0 {
+		writeTable(&b, s)
+	}
+	shared, index := sharedChanges(r)
+	if len(shared) > 0 {
+		b.WriteString("#### Same change in several apps\n\n")
+		for _, gr := range shared {
+			writeShared(&b, r, gr)
+		}
+	}
+	for _, g := range r.ordered() {
+		writeEnv(&b, r, g, index)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write markdown report: %w", err)
+	}
+	return nil
+}
+
+// writeFailures puts render failures at the very top: a reviewer must not
+// read a partial diff as a complete one.
+func writeFailures(b *bytes.Buffer, r Report) {
+	failed := r.failed()
+	if len(failed) == 0 {
+		return
+	}
+	names := make([]string, len(failed))
+	for i, a := range failed {
+		names[i] = code(a.Env + "/" + a.Name)
+	}
+	fmt.Fprintf(b, "> :warning: **%d %s failed to render, so this diff is incomplete:** %s\n\n",
+		len(failed), plural(len(failed), "app", "apps"), strings.Join(names, ", "))
+}
+
+// writeHeadline says "No changes" only when it is true of every app.
+func writeHeadline(b *bytes.Buffer, r Report, s Summary) {
+	switch {
+	case s.anyChange():
+		fmt.Fprintf(b, "%d of %d apps differ; resources: %d added, %d removed, %d changed.\n\n",
+			s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed, s.Apps,
+			s.Resources.Added, s.Resources.Removed, s.Resources.Changed)
+	case s.Errors == 0 && s.NotRendered == 0:
+		b.WriteString("No changes.\n\n")
+	default:
+		fmt.Fprintf(b, "The apps that rendered are identical, but %d failed and %d were not rendered.\n\n",
+			s.Errors, s.NotRendered)
+	}
+	var skipped []string
+	for _, g := range r.ordered() {
+		for _, a := range g.Apps {
+			if a.NotRendered != "" {
+				skipped = append(skipped, fmt.Sprintf("%s (%s)", code(a.Env+"/"+a.Name), escape(a.NotRendered)))
+			}
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(b, "Not rendered: %s.\n\n", strings.Join(skipped, ", "))
+	}
+}
+
+func writeTable(b *bytes.Buffer, s Summary) {
+	b.WriteString("| Environment | Changed | Added | Removed | Unchanged | Failed |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+	for _, e := range s.ByEnv {
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d |\n", escape(e.Env), e.Changed, e.Added, e.Removed, e.Unchanged, e.Error)
+	}
+	b.WriteString("\n")
+}
+
+func writeShared(b *bytes.Buffer, r Report, gr *group) {
+	first := gr.Members[0]
+	fmt.Fprintf(b, "<details><summary>%s <code>%s</code> %s — same change in %d apps: %s</summary>\n\n",
+		html.EscapeString(first.Res.Kind), html.EscapeString(first.Res.Name), first.Res.Status,
+		len(gr.apps), html.EscapeString(gr.names(r, nameLimit)))
+	fmt.Fprintf(b, "Shown for %s; the other apps differ only in their own name.\n\n", code(r.appLabel(first.App)))
+	writeResourceNotes(b, first.Res)
+	writeFence(b, "diff", capLines(first.Res.Diff))
+	b.WriteString("</details>\n\n")
+}
+
+func writeEnv(b *bytes.Buffer, r Report, g envGroup, index map[string]*group) {
+	var apps []App
+	for _, a := range g.Apps {
+		if a.Status != StatusUnchanged {
+			apps = append(apps, a)
+		}
+	}
+	if len(apps) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "#### %s\n\n", escape(g.Env))
+	for _, a := range apps {
+		writeApp(b, r, a, index)
+	}
+}
+
+func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group) {
+	res := changedResources(a)
+	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s</summary>\n\n",
+		html.EscapeString(a.Name), html.EscapeString(a.Status), resourceTally(res))
+	if a.Status == StatusError {
+		writeFence(b, "text", a.Error+"\n")
+	}
+	if a.NotRendered != "" {
+		fmt.Fprintf(b, "Not rendered: %s.\n\n", escape(a.NotRendered))
+	}
+	for _, rd := range res {
+		title := fmt.Sprintf("**%s** %s %s", rd.Status, escape(rd.Kind), code(resourceName(rd)))
+		if gr := index[memberKey(a, rd)]; gr != nil {
+			fmt.Fprintf(b, "%s: same change in %d apps (see above).\n\n", title, len(gr.apps))
+			continue
+		}
+		b.WriteString(title + "\n\n")
+		writeResourceNotes(b, rd)
+		writeFence(b, "diff", capLines(rd.Diff))
+	}
+	b.WriteString("</details>\n\n")
+}
+
+// writeResourceNotes explains what the diff cannot: per-key Secret status
+// and fields left out because they change on every render.
+func writeResourceNotes(b *bytes.Buffer, rd diff.ResourceDiff) {
+	var keys []string
+	for _, k := range rd.SecretKeys {
+		if k.Status != "unchanged" {
+			keys = append(keys, fmt.Sprintf("%s %s", code(k.Key), k.Status))
+		}
+	}
+	if len(keys) > 0 {
+		fmt.Fprintf(b, "Secret keys (values redacted): %s.\n\n", strings.Join(keys, ", "))
+	}
+	if len(rd.Generated) > 0 {
+		g := make([]string, len(rd.Generated))
+		for i, p := range rd.Generated {
+			g[i] = code(p)
+		}
+		fmt.Fprintf(b, "Generated on every render, not compared: %s.\n\n", strings.Join(g, ", "))
+	}
+}
+
+func resourceName(rd diff.ResourceDiff) string {
+	if rd.Namespace == "" {
+		return rd.Name
+	}
+	return rd.Namespace + "/" + rd.Name
+}
+
+// resourceTally summarises an app's resource changes, leaving out zeros.
+func resourceTally(res []diff.ResourceDiff) string {
+	var c ResourceCounts
+	for _, rd := range res {
+		switch rd.Status {
+		case diff.Added:
+			c.Added++
+		case diff.Removed:
+			c.Removed++
+		case diff.Changed:
+			c.Changed++
+		}
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{c.Changed, "changed"}, {c.Added, "added"}, {c.Removed, "removed"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ") + " " + plural(len(res), "resource", "resources")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,117 @@
+// Package report presents manifestdiff results: a JSON document for tools, a
+// markdown note for a GitLab merge request and a unified diff for terminals.
+// It only formats: every writer is injected, and secret values never reach it
+// because diff.ResourceDiff holds redacted text only.
+package report
+
+import (
+	"sort"
+
+	"github.com/gitops-promote/gitops-promote/internal/diff"
+)
+
+// App statuses.
+const (
+	StatusAdded     = "added"
+	StatusRemoved   = "removed"
+	StatusChanged   = "changed"
+	StatusUnchanged = "unchanged"
+	StatusError     = "error"
+)
+
+// App is one Argo CD application compared at two revisions.
+type App struct {
+	Env, Name string
+	// Status is added, removed, changed, unchanged or error.
+	Status string
+	// Error is one line naming env, app, chart and version when Status is
+	// error.
+	Error string
+	// NotRendered says why a source type (e.g. kustomize) was not rendered.
+	NotRendered string
+	Resources   []diff.ResourceDiff
+}
+
+// Report is the comparison of every app between two revisions.
+type Report struct {
+	Base, Head string
+	Apps       []App
+}
+
+// AppStatus derives changed or unchanged from an app's resource diffs, for
+// apps that exist at both revisions.
+func AppStatus(res []diff.ResourceDiff) string {
+	for _, r := range res {
+		if r.Status != diff.Unchanged {
+			return StatusChanged
+		}
+	}
+	return StatusUnchanged
+}
+
+// envGroup is one environment's apps in report order.
+type envGroup struct {
+	Env  string
+	Apps []App
+}
+
+// ordered groups apps by environment in order of first appearance, then
+// sorts each environment's apps by name, so every output has the same
+// deterministic order.
+func (r Report) ordered() []envGroup {
+	var groups []envGroup
+	idx := map[string]int{}
+	for _, a := range r.Apps {
+		i, ok := idx[a.Env]
+		if !ok {
+			i = len(groups)
+			idx[a.Env] = i
+			groups = append(groups, envGroup{Env: a.Env})
+		}
+		groups[i].Apps = append(groups[i].Apps, a)
+	}
+	for _, g := range groups {
+		sort.SliceStable(g.Apps, func(i, j int) bool { return g.Apps[i].Name < g.Apps[j].Name })
+	}
+	return groups
+}
+
+// failed returns the apps that did not render, in report order.
+func (r Report) failed() []App {
+	var out []App
+	for _, g := range r.ordered() {
+		for _, a := range g.Apps {
+			if a.Status == StatusError {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// multiEnv is true when app names need their environment to be unambiguous.
+func (r Report) multiEnv() bool { return len(r.ordered()) > 1 }
+
+func (r Report) appLabel(a App) string {
+	if r.multiEnv() {
+		return a.Env + "/" + a.Name
+	}
+	return a.Name
+}
+
+// visible reports whether an app gets its own section: unchanged apps are
+// only counted.
+func visible(a App) bool {
+	return a.Status != StatusUnchanged || a.NotRendered != ""
+}
+
+// changedResources are the resources worth showing.
+func changedResources(a App) []diff.ResourceDiff {
+	var out []diff.ResourceDiff
+	for _, res := range a.Resources {
+		if res.Status != diff.Unchanged {
+			out = append(out, res)
+		}
+	}
+	return out
+}

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ANSI SGR sequences.
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiCyan  = "\x1b[36m"
+)
+
+// painter colours text only when asked, so piped output stays plain.
+type painter bool
+
+func (p painter) paint(style, s string) string {
+	if !p {
+		return s
+	}
+	return style + s + ansiReset
+}
+
+// Diff writes a unified diff of every changed resource, with a header per
+// app and per resource. Colours are ANSI escapes, used only when color is
+// true.
+func Diff(w io.Writer, r Report, color bool) error {
+	p := painter(color)
+	var b bytes.Buffer
+	if failed := r.failed(); len(failed) > 0 {
+		names := make([]string, len(failed))
+		for i, a := range failed {
+			names[i] = a.Env + "/" + a.Name
+		}
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold+ansiRed, fmt.Sprintf("%d %s failed to render, so this diff is incomplete: %s",
+			len(failed), plural(len(failed), "app", "apps"), strings.Join(names, ", "))))
+	}
+	s := r.Summary()
+	if !s.anyChange() && s.Errors == 0 && s.NotRendered == 0 {
+		b.WriteString("No changes.\n")
+	}
+	for _, g := range r.ordered() {
+		for _, a := range g.Apps {
+			if visible(a) {
+				writeTerminalApp(&b, p, a)
+			}
+		}
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write diff: %w", err)
+	}
+	return nil
+}
+
+func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
+	fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== %s/%s (%s)", a.Env, a.Name, a.Status)))
+	if a.Error != "" {
+		fmt.Fprintf(b, "%s\n", p.paint(ansiRed, "error: "+a.Error))
+	}
+	if a.NotRendered != "" {
+		fmt.Fprintf(b, "not rendered: %s\n", a.NotRendered)
+	}
+	for _, rd := range changedResources(a) {
+		fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", rd.Kind, resourceName(rd), rd.Status)))
+		for _, k := range rd.SecretKeys {
+			if k.Status != "unchanged" {
+				fmt.Fprintf(b, "secret key %s: %s\n", k.Key, k.Status)
+			}
+		}
+		for _, g := range rd.Generated {
+			fmt.Fprintf(b, "generated (not compared): %s\n", g)
+		}
+		for _, l := range splitKeep(rd.Diff) {
+			b.WriteString(colourLine(p, l) + "\n")
+		}
+	}
+}
+
+// colourLine picks a colour by the unified diff line prefix; the file
+// header lines must be tested before the single-character ones.
+func colourLine(p painter, l string) string {
+	switch {
+	case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "):
+		return p.paint(ansiBold, l)
+	case strings.HasPrefix(l, "@@"):
+		return p.paint(ansiCyan, l)
+	case strings.HasPrefix(l, "+"):
+		return p.paint(ansiGreen, l)
+	case strings.HasPrefix(l, "-"):
+		return p.paint(ansiRed, l)
+	}
+	return l
+}
+
+func splitKeep(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
