@@ -1,0 +1,166 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gitops-promote/gitops-promote/internal/promote"
+)
+
+// resultJSON is the documented --output json object of plan, apply and pin
+// (docs/promote.md).
+type resultJSON struct {
+	Verb     string         `json:"verb"`
+	From     string         `json:"from,omitempty"`
+	To       string         `json:"to"`
+	Base     string         `json:"base"`
+	UpToDate bool           `json:"upToDate"`
+	Changes  []promote.Row  `json:"changes"`
+	Edits    []editJSON     `json:"edits"`
+	Notes    []promote.Note `json:"notes"`
+	Diff     string         `json:"diff"`
+	Commit   string         `json:"commit,omitempty"`
+	Pushed   bool           `json:"pushed"`
+	Remote   string         `json:"remote,omitempty"`
+	Branch   string         `json:"branch,omitempty"`
+	Attempts int            `json:"attempts,omitempty"`
+}
+
+type editJSON struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Component string `json:"component"`
+	Key       string `json:"key"`
+	Old       string `json:"old"`
+	New       string `json:"new"`
+}
+
+func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
+	p := res.Plan
+	if o.output == "json" {
+		out := resultJSON{Verb: o.verb, From: p.From, To: p.To, Base: res.Base, UpToDate: res.UpToDate,
+			Changes: nonNil(p.Rows), Notes: nonNil(p.Notes), Diff: p.Diff(), Commit: res.Commit, Pushed: res.Pushed,
+			Attempts: res.Attempts, Edits: []editJSON{}}
+		if o.push {
+			out.Remote, out.Branch = res.Remote, res.Branch
+		}
+		for _, e := range p.Edits {
+			out.Edits = append(out.Edits, editJSON{File: e.File, Line: e.Line, Component: e.Component, Key: e.Key, Old: e.Old, New: e.New})
+		}
+		enc := json.NewEncoder(ios.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := ios.Out
+	if p.From != "" {
+		fmt.Fprintf(w, "promote %s -> %s (base %s)\n", p.From, p.To, short(res.Base))
+	} else {
+		fmt.Fprintf(w, "pin %s (base %s)\n", p.To, short(res.Base))
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", noteText(n))
+	}
+	if res.UpToDate {
+		fmt.Fprintln(w, "already up to date: nothing to commit")
+		return nil
+	}
+	writeTable(w, p.Rows)
+	switch {
+	case o.verb == "plan":
+		fmt.Fprintln(w)
+		writeDiff(w, p.Diff(), ios.Color)
+	case res.Commit != "":
+		fmt.Fprintf(w, "committed %s: %d files\n", short(res.Commit), len(p.New))
+		if res.Pushed {
+			fmt.Fprintf(w, "pushed to %s/%s (attempts: %d)\n", res.Remote, res.Branch, res.Attempts)
+		}
+	}
+	return nil
+}
+
+func writeTable(w io.Writer, rows []promote.Row) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "COMPONENT\tKEY\tFROM -> TO\tFILES")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s -> %s\t%s\n", r.Component, r.Key, r.From, r.To, strings.Join(r.Files, ", "))
+	}
+	tw.Flush()
+}
+
+// writeDiff colours only on a terminal.
+func writeDiff(w io.Writer, diff string, color bool) {
+	if !color {
+		io.WriteString(w, diff)
+		return
+	}
+	for _, line := range strings.SplitAfter(diff, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"), strings.HasPrefix(line, "diff "):
+			fmt.Fprintf(w, "\x1b[1m%s\x1b[0m", strings.TrimSuffix(line, "\n"))
+		case strings.HasPrefix(line, "+"):
+			fmt.Fprintf(w, "\x1b[32m%s\x1b[0m", strings.TrimSuffix(line, "\n"))
+		case strings.HasPrefix(line, "-"):
+			fmt.Fprintf(w, "\x1b[31m%s\x1b[0m", strings.TrimSuffix(line, "\n"))
+		case strings.HasPrefix(line, "@@"):
+			fmt.Fprintf(w, "\x1b[36m%s\x1b[0m", strings.TrimSuffix(line, "\n"))
+		default:
+			io.WriteString(w, strings.TrimSuffix(line, "\n"))
+		}
+		if strings.HasSuffix(line, "\n") {
+			io.WriteString(w, "\n")
+		}
+	}
+}
+
+func writeFindings(ios *ioStreams, o *options, envs []string, fs []promote.Finding) error {
+	if o.output == "json" {
+		enc := json.NewEncoder(ios.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Envs     []string          `json:"envs"`
+			OK       bool              `json:"ok"`
+			Findings []promote.Finding `json:"findings"`
+		}{envs, len(fs) == 0, nonNil(fs)})
+	}
+	for _, f := range fs {
+		loc := f.File
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		if loc == "" {
+			loc = "(" + f.Env + ")"
+		}
+		fmt.Fprintf(ios.Out, "%s: %s [%s] %s\n", loc, f.Env, f.Rule, f.Message)
+	}
+	if len(fs) == 0 {
+		fmt.Fprintf(ios.Out, "ok: %s: no findings\n", strings.Join(envs, ", "))
+	}
+	return nil
+}
+
+func noteText(n promote.Note) string {
+	switch {
+	case n.File != "" && n.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", n.File, n.Line, n.Message)
+	case n.File != "":
+		return n.File + ": " + n.Message
+	}
+	return n.Message
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

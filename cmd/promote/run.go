@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/promote"
+)
+
+// ioStreams are the command's injected standard streams.
+type ioStreams struct {
+	In          io.Reader
+	Out, ErrOut io.Writer
+	Color       bool // stdout is a terminal
+}
+
+// errFindings makes check exit 1 after printing its findings.
+var errFindings = errors.New("check found problems")
+
+// run executes one parsed command. getenv is the only way it reads the
+// environment, so tests control tokens and identities.
+func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
+	if o.verb == "help" || o.verb == "-h" || o.verb == "--help" {
+		fmt.Fprint(ios.Out, usageText)
+		return nil
+	}
+	repo, err := git.Open(orDot(o.repo))
+	if err != nil {
+		return err
+	}
+	if o.verb == "init" {
+		return runInit(repo, ios)
+	}
+	cfg, err := config.Load(repo.Root())
+	if err != nil {
+		return err
+	}
+	switch o.verb {
+	case "check":
+		return runCheck(cfg, repo, o, ios)
+	case "plan", "apply", "pin":
+		return runCommit(ctx, cfg, repo, o, ios, getenv)
+	}
+	return fmt.Errorf("unknown command %q: %w", o.verb, errUsage)
+}
+
+func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
+	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, Log: logger(ios.ErrOut)}
+	if o.verb != "plan" && !o.skipChartCheck {
+		a.Charts = &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
+			UserAgent: "gitops-promote"}
+	}
+	if o.push {
+		a.Token = firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN"))
+	}
+	var build promote.BuildFunc
+	if o.verb == "pin" {
+		sets, err := promote.ParseKeyValues(o.args)
+		if err != nil {
+			return err
+		}
+		req := promote.PinRequest{Env: o.env, Sets: sets, AllowDowngrade: o.allowDowngrade}
+		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPin(fsys, cfg, req) }
+	} else {
+		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath, AllowDowngrade: o.allowDowngrade}
+		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPromotion(fsys, cfg, req) }
+		warnDirtySource(repo, cfg.VersionsPath(o.from), a.Log)
+	}
+	var res *promote.Result
+	var err error
+	if o.verb == "plan" {
+		res, err = a.PlanOnly(ctx, build)
+	} else {
+		res, err = a.Run(ctx, build)
+	}
+	if res != nil {
+		if werr := writeResult(ios, o, res); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+// warnDirtySource tells the user that uncommitted source values are not
+// what gets promoted: promotions read committed files only.
+func warnDirtySource(repo *git.Repo, path string, log *slog.Logger) {
+	if dirty, err := repo.DirtyPaths([]string{path}); err == nil && len(dirty) > 0 {
+		log.Warn("uncommitted changes are not promoted; promoting the committed values", "file", path)
+	}
+}
+
+func runCheck(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) error {
+	envs := o.envs
+	if len(envs) == 0 {
+		envs = cfg.Environments
+	}
+	for _, e := range envs {
+		if err := cfg.CheckEnv(e); err != nil {
+			return fmt.Errorf("--env: %w", err)
+		}
+	}
+	findings := promote.Check(os.DirFS(repo.Root()), cfg, envs)
+	if err := writeFindings(ios, o, envs, findings); err != nil {
+		return err
+	}
+	if len(findings) > 0 {
+		return fmt.Errorf("%d finding(s): %w", len(findings), errFindings)
+	}
+	return nil
+}
+
+func runInit(repo *git.Repo, ios *ioStreams) error {
+	path := filepath.Join(repo.Root(), config.FileName)
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("%s already exists; edit it, or remove it to draft a new one", config.FileName)
+	}
+	origin, _ := repo.RemoteURL("origin")
+	draft, notes, err := promote.Init(os.DirFS(repo.Root()), origin)
+	if err != nil {
+		return err
+	}
+	if _, err := config.Parse(draft); err != nil {
+		return fmt.Errorf("the drafted config does not validate (%w); write %s by hand", err, config.FileName)
+	}
+	if err := os.WriteFile(path, draft, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", config.FileName, err)
+	}
+	fmt.Fprintf(ios.Out, "wrote %s: review it before committing\n%s", config.FileName, draft)
+	for _, n := range notes {
+		fmt.Fprintf(ios.ErrOut, "note: %s\n", n)
+	}
+	return nil
+}
+
+func logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+}
+
+func orDot(s string) string {
+	if s == "" {
+		return "."
+	}
+	return s
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,162 @@
+package git
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// Auth is how a push or fetch authenticates; nil for none.
+type Auth = transport.AuthMethod
+
+// ErrWouldOverwrite marks local edits in files a sync would replace.
+var ErrWouldOverwrite = errors.New("local changes would be overwritten")
+
+// CommitInfo is what messages say about a commit.
+type CommitInfo struct {
+	Parents []plumbing.Hash
+	Author  Signature
+	Subject string
+}
+
+// CommitInfo reads a commit's parents, author and subject line.
+func (r *Repo) CommitInfo(h plumbing.Hash) (CommitInfo, error) {
+	c, err := r.commit(h)
+	if err != nil {
+		return CommitInfo{}, err
+	}
+	subject, _, _ := strings.Cut(c.Message, "\n")
+	return CommitInfo{Parents: c.ParentHashes, Author: Signature{Name: c.Author.Name, Email: c.Author.Email}, Subject: subject}, nil
+}
+
+// SyncTo moves HEAD from `from` to `to` (compare-and-swap) and brings the
+// work-tree files that differ between the two commits in step, like a
+// fast-forward checkout that looks only at the changed paths. It refuses,
+// before changing anything, when one of those files has local edits.
+func (r *Repo) SyncTo(from, to plumbing.Hash) error {
+	writes, deletes, err := r.treeChanges(from, to)
+	if err != nil {
+		return err
+	}
+	paths := append(mapKeys(writes), deletes...)
+	dirty, err := r.DirtyPaths(paths)
+	if err != nil {
+		return err
+	}
+	if len(dirty) > 0 {
+		return fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrWouldOverwrite)
+	}
+	if err := r.UpdateHead(from, to); err != nil {
+		return err
+	}
+	if len(writes) > 0 {
+		if err := r.WriteWorktree(writes); err != nil {
+			return err
+		}
+	}
+	return r.removeFromWorktree(deletes)
+}
+
+// treeChanges lists the regular files added or modified (with their new
+// content) and deleted between two commits.
+func (r *Repo) treeChanges(from, to plumbing.Hash) (map[string][]byte, []string, error) {
+	fc, tc, err := r.commitPair(from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	ft, err := fc.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading tree of %s: %w", from, err)
+	}
+	tt, err := tc.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading tree of %s: %w", to, err)
+	}
+	changes, err := object.DiffTree(ft, tt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("comparing %s and %s: %w", from, to, err)
+	}
+	writes := map[string][]byte{}
+	var deletes []string
+	for _, ch := range changes {
+		if ch.To.Name == "" {
+			deletes = append(deletes, ch.From.Name)
+			continue
+		}
+		if m := ch.To.TreeEntry.Mode; m != filemode.Regular && m != filemode.Executable {
+			return nil, nil, fmt.Errorf("syncing %s: only regular files are supported", ch.To.Name)
+		}
+		f, err := tt.File(ch.To.Name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s: %w", ch.To.Name, err)
+		}
+		content, err := f.Contents()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s: %w", ch.To.Name, err)
+		}
+		writes[ch.To.Name] = []byte(content)
+	}
+	return writes, deletes, nil
+}
+
+// removeFromWorktree deletes files and their index entries. Deletions only
+// happen when a retried push catches up with the remote, so this takes
+// go-git's simple full index rewrite.
+func (r *Repo) removeFromWorktree(paths []string) (err error) {
+	if len(paths) == 0 {
+		return nil
+	}
+	indexPath := filepath.Join(r.gitDir, "index")
+	lock, err := lockIndex(indexPath)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			lock.abort()
+		}
+	}()
+	data, err := readIndexFile(indexPath)
+	if err != nil {
+		return err
+	}
+	idx := &index.Index{}
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+		return fmt.Errorf("reading index: %w", err)
+	}
+	for _, p := range paths {
+		if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
+			return fmt.Errorf("removing %s from the index: %w", p, err)
+		}
+		if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing %s: %w", p, err)
+		}
+	}
+	idx.Cache = nil
+	var buf bytes.Buffer
+	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+		return fmt.Errorf("writing index: %w", err)
+	}
+	if _, err := lock.f.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("writing index: %w", err)
+	}
+	return lock.commit()
+}
+
+func mapKeys(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,220 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// maxSymlinkHops bounds symlink resolution, like the kernel's ELOOP limit.
+const maxSymlinkHops = 40
+
+var errIsDir = errors.New("is a directory")
+
+// ReadFile returns the content of the file at slash path p in commit. A
+// missing path gives an error wrapping fs.ErrNotExist.
+func (r *Repo) ReadFile(commit plumbing.Hash, p string) ([]byte, error) {
+	tfs, err := r.TreeFS(commit)
+	if err != nil {
+		return nil, err
+	}
+	b, err := fs.ReadFile(tfs, p)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at %s: %w", p, commit, err)
+	}
+	return b, nil
+}
+
+// TreeFS returns a read-only view of commit's tree. Trees and blobs are
+// read from the object store on demand, so it costs nothing up front even
+// on large repositories. Symlinks are followed when they stay inside the
+// tree; submodules appear as empty directories. Every file's ModTime is the
+// commit's committer time.
+func (r *Repo) TreeFS(commit plumbing.Hash) (fs.FS, error) {
+	c, err := r.commit(commit)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading tree of %s: %w", commit, err)
+	}
+	return &treeFS{r: r, root: tree, mtime: c.Committer.When}, nil
+}
+
+type treeFS struct {
+	r     *Repo
+	root  *object.Tree
+	mtime time.Time
+}
+
+// node is a resolved tree entry.
+type node struct {
+	name string
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+func (n node) isDir() bool { return n.mode == filemode.Dir || n.mode == filemode.Submodule }
+
+func (t *treeFS) resolve(op, name string, followLast bool) (node, error) {
+	if !fs.ValidPath(name) {
+		return node{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	p := name
+	for range maxSymlinkHops {
+		n, next, err := t.walk(p, followLast)
+		if err != nil {
+			return node{}, &fs.PathError{Op: op, Path: name, Err: err}
+		}
+		if next == "" {
+			if n.name == "." {
+				n.name = path.Base(name)
+			}
+			return n, nil
+		}
+		p = next
+	}
+	return node{}, &fs.PathError{Op: op, Path: name, Err: errors.New("too many levels of symbolic links")}
+}
+
+// walk looks p up component by component. On meeting a symlink it returns
+// the path to continue with instead of a node.
+func (t *treeFS) walk(p string, followLast bool) (node, string, error) {
+	n := node{name: ".", mode: filemode.Dir, hash: t.root.Hash}
+	if p == "." {
+		return n, "", nil
+	}
+	parts := strings.Split(p, "/")
+	tree, dir := t.root, "."
+	for i, part := range parts {
+		e, err := tree.FindEntry(part)
+		if err != nil {
+			return node{}, "", fs.ErrNotExist
+		}
+		n = node{name: part, mode: e.Mode, hash: e.Hash}
+		last := i == len(parts)-1
+		if e.Mode == filemode.Symlink && (!last || followLast) {
+			next, err := t.followLink(dir, e.Hash, parts[i+1:])
+			return node{}, next, err
+		}
+		if last {
+			break
+		}
+		if e.Mode != filemode.Dir {
+			return node{}, "", fs.ErrNotExist
+		}
+		if tree, err = t.r.repo.TreeObject(e.Hash); err != nil {
+			return node{}, "", err
+		}
+		dir = path.Join(dir, part)
+	}
+	return n, "", nil
+}
+
+func (t *treeFS) followLink(dir string, h plumbing.Hash, rest []string) (string, error) {
+	target, err := t.blob(h)
+	if err != nil {
+		return "", err
+	}
+	if path.IsAbs(string(target)) {
+		return "", fs.ErrNotExist
+	}
+	next := path.Join(append([]string{dir, string(target)}, rest...)...)
+	if next == ".." || strings.HasPrefix(next, "../") {
+		return "", fs.ErrNotExist
+	}
+	return next, nil
+}
+
+func (t *treeFS) blob(h plumbing.Hash) ([]byte, error) {
+	b, err := t.r.repo.BlobObject(h)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+func (t *treeFS) Open(name string) (fs.File, error) {
+	n, err := t.resolve("open", name, true)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir() {
+		return &dirFile{t: t, n: n, path: name}, nil
+	}
+	b, err := t.r.repo.BlobObject(n.hash)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	rc, err := b.Reader()
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &blobFile{rc: rc, info: t.info(n, b.Size)}, nil
+}
+
+func (t *treeFS) ReadFile(name string) ([]byte, error) {
+	n, err := t.resolve("readfile", name, true)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir() {
+		return nil, &fs.PathError{Op: "readfile", Path: name, Err: errIsDir}
+	}
+	b, err := t.blob(n.hash)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readfile", Path: name, Err: err}
+	}
+	return b, nil
+}
+
+func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	n, err := t.resolve("readdir", name, true)
+	if err != nil {
+		return nil, err
+	}
+	return t.readDir(name, n)
+}
+
+func (t *treeFS) readDir(name string, n node) ([]fs.DirEntry, error) {
+	if !n.isDir() {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	}
+	if n.mode == filemode.Submodule {
+		return nil, nil
+	}
+	tree, err := t.r.repo.TreeObject(n.hash)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+	}
+	out := make([]fs.DirEntry, 0, len(tree.Entries))
+	for _, e := range tree.Entries {
+		out = append(out, dirEntry{t: t, n: node{name: e.Name, mode: e.Mode, hash: e.Hash}})
+	}
+	// Git orders a directory "a" as "a/", fs.ReadDir wants plain name order.
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
+	n, err := t.resolve("stat", name, true)
+	if err != nil {
+		return nil, err
+	}
+	return t.stat(n)
+}

@@ -1,0 +1,128 @@
+package git
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := newRepo(t)
+	r := openRepo(t, dir)
+	head := revParse(t, dir, "HEAD")
+	tests := []struct {
+		path    string
+		want    string
+		wantErr error
+	}{
+		{path: "apps/web/values.yaml", want: fixture["apps/web/values.yaml"]},
+		{path: "README.md", want: fixture["README.md"]},
+		{path: "apps/web/missing.yaml", wantErr: fs.ErrNotExist},
+		{path: "nope/values.yaml", wantErr: fs.ErrNotExist},
+		{path: "README.md/x", wantErr: fs.ErrNotExist},
+		{path: "/apps/web/values.yaml", wantErr: fs.ErrInvalid},
+	}
+	for _, tt := range tests {
+		got, err := r.ReadFile(head, tt.path)
+		if tt.wantErr != nil {
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("ReadFile(%s) error = %v, want %v", tt.path, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || string(got) != tt.want {
+			t.Errorf("ReadFile(%s) = %q, %v; want %q", tt.path, got, err, tt.want)
+		}
+	}
+}
+
+func TestTreeFS(t *testing.T) {
+	dir := newRepo(t)
+	if err := os.Symlink("web/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../apps/web", filepath.Join(dir, "envs/webdir")); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "links")
+	r := openRepo(t, dir)
+	tfs, err := r.TreeFS(revParse(t, dir, "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fstest.TestFS checks Open, ReadDir, Stat, ReadFile, Glob and
+	// ReadLink against each other and the fs.FS contract. It needs every
+	// symlink to resolve, hence the escaping one comes in a later commit.
+	if err := fstest.TestFS(tfs, "apps/web/values.yaml", "scripts/deploy.sh", "envs/prod/apps/web/values-ext.yaml", "apps/link.yaml"); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := os.Symlink("../../outside", filepath.Join(dir, "envs/escape")); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "escaping link")
+	if tfs, err = r.TreeFS(revParse(t, dir, "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+
+	var walked []string
+	err = fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			walked = append(walked, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"README.md", "apps/api/values.yaml", "apps/link.yaml", "apps/web/Chart.yaml", "apps/web/values.yaml",
+		"envs/escape", "envs/prod/apps/web/values-ext.yaml", "envs/prod/apps/web/values.yaml", "envs/webdir",
+		"scripts/deploy.sh",
+	}
+	if diff := cmp.Diff(want, walked); diff != "" {
+		t.Errorf("WalkDir (-want +got):\n%s", diff)
+	}
+
+	globbed, err := fs.Glob(tfs, "*/*/values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"apps/api/values.yaml", "apps/web/values.yaml", "envs/webdir/values.yaml"}, globbed); diff != "" {
+		t.Errorf("Glob (-want +got):\n%s", diff)
+	}
+
+	for _, p := range []string{"apps/link.yaml", "envs/webdir/values.yaml"} {
+		b, err := fs.ReadFile(tfs, p)
+		if err != nil || string(b) != fixture["apps/web/values.yaml"] {
+			t.Errorf("ReadFile(%s) through symlink = %q, %v", p, b, err)
+		}
+	}
+	if _, err := fs.ReadFile(tfs, "envs/escape"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("symlink out of the tree: err = %v, want ErrNotExist", err)
+	}
+
+	fi, err := fs.Stat(tfs, "scripts/deploy.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode() != 0o755 || fi.Size() != int64(len("#!/bin/sh\necho deploy\n")) {
+		t.Errorf("Stat(deploy.sh) mode %v size %d", fi.Mode(), fi.Size())
+	}
+	if fi, err := fs.Lstat(tfs, "apps/link.yaml"); err != nil || fi.Mode().Type() != fs.ModeSymlink {
+		t.Errorf("Lstat(link) = %v, %v", fi, err)
+	}
+	if _, err := fs.ReadFile(tfs, "apps"); err == nil {
+		t.Error("ReadFile(dir) succeeded")
+	}
+}

@@ -1,0 +1,206 @@
+package git
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDirtyPaths(t *testing.T) {
+	asked := []string{"apps/web/values.yaml", "apps/api/values.yaml", "scripts/deploy.sh", "envs/new/values.yaml"}
+	tests := []struct {
+		name  string
+		dirty func(t *testing.T, dir string)
+		want  []string
+	}{
+		{name: "clean", dirty: func(*testing.T, string) {}},
+		{name: "unrelated dirt ignored", dirty: func(t *testing.T, dir string) {
+			writeFile(t, dir, "README.md", "changed\n", 0o644)
+			writeFile(t, dir, "untracked.txt", "x\n", 0o644)
+			writeFile(t, dir, "envs/prod/apps/web/values.yaml", "staged\n", 0o644)
+			run(t, dir, "add", "envs/prod/apps/web/values.yaml")
+		}},
+		{name: "modified in work tree", dirty: func(t *testing.T, dir string) {
+			writeFile(t, dir, "apps/web/values.yaml", "image:\n  tag: local\n", 0o644)
+		}, want: []string{"apps/web/values.yaml"}},
+		{name: "staged only", dirty: func(t *testing.T, dir string) {
+			writeFile(t, dir, "apps/api/values.yaml", "staged\n", 0o644)
+			run(t, dir, "add", "apps/api/values.yaml")
+			writeFile(t, dir, "apps/api/values.yaml", fixture["apps/api/values.yaml"], 0o644)
+		}, want: []string{"apps/api/values.yaml"}},
+		{name: "untracked", dirty: func(t *testing.T, dir string) {
+			writeFile(t, dir, "envs/new/values.yaml", "x\n", 0o644)
+		}, want: []string{"envs/new/values.yaml"}},
+		{name: "deleted", dirty: func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, "apps/web/values.yaml"))
+		}, want: []string{"apps/web/values.yaml"}},
+		{name: "mode change", dirty: func(t *testing.T, dir string) {
+			os.Chmod(filepath.Join(dir, "scripts/deploy.sh"), 0o644)
+		}, want: []string{"scripts/deploy.sh"}},
+		{name: "touched but same content", dirty: func(t *testing.T, dir string) {
+			writeFile(t, dir, "apps/web/values.yaml", fixture["apps/web/values.yaml"], 0o644)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newRepo(t)
+			tt.dirty(t, dir)
+			got, err := openRepo(t, dir).DirtyPaths(asked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("DirtyPaths (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestWriteWorktree(t *testing.T) {
+	dir := newRepo(t)
+	// A racy-clean index and a cache tree make the test closer to a real
+	// clone: git status must not rely on either after our rewrite.
+	run(t, dir, "status", "--porcelain")
+	r := openRepo(t, dir)
+	head := revParse(t, dir, "HEAD")
+	files := map[string]string{
+		"apps/web/values.yaml":           "image:\n  tag: v2\n",
+		"scripts/deploy.sh":              "#!/bin/sh\necho v2\n",
+		"envs/staging/web/values.yaml":   "replicas: 1\n",
+		"envs/prod/apps/web/values.yaml": "replicas: 5\n",
+	}
+	next := commitFiles(t, r, head, files, "promote")
+	b := map[string][]byte{}
+	for p, c := range files {
+		b[p] = []byte(c)
+	}
+	if err := r.UpdateHead(head, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteWorktree(b); err != nil {
+		t.Fatalf("WriteWorktree: %v", err)
+	}
+	if got := run(t, dir, "status", "--porcelain", "--untracked-files=all"); got != "" {
+		t.Errorf("git status after WriteWorktree:\n%s", got)
+	}
+	if got := run(t, dir, "diff-index", "--cached", "HEAD"); got != "" {
+		t.Errorf("index differs from HEAD:\n%s", got)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "scripts/deploy.sh"))
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("deploy.sh mode = %v, %v; want 0755", fi.Mode(), err)
+	}
+	for p, c := range files {
+		got, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil || string(got) != c {
+			t.Errorf("%s = %q, %v; want %q", p, got, err, c)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*/*/.*.tmp-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git/index.lock")); !os.IsNotExist(err) {
+		t.Errorf("index.lock left behind: %v", err)
+	}
+	// A commit made by git itself must record exactly HEAD's tree: our
+	// index rewrite must not leave a stale cache tree behind.
+	run(t, dir, "commit", "-q", "--allow-empty", "-m", "by git")
+	if a, b := revParse(t, dir, "HEAD^{tree}"), revParse(t, dir, "HEAD~1^{tree}"); a != b {
+		t.Errorf("git commit after WriteWorktree changed the tree: %s vs %s", a, b)
+	}
+	if got, err := r.DirtyPaths([]string{"apps/web/values.yaml", "envs/staging/web/values.yaml"}); err != nil || len(got) != 0 {
+		t.Errorf("DirtyPaths after WriteWorktree = %v, %v", got, err)
+	}
+}
+
+func TestWriteWorktreeRefusesSymlink(t *testing.T) {
+	dir := newRepo(t)
+	if err := os.Symlink("web/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	err := openRepo(t, dir).WriteWorktree(map[string][]byte{"apps/link.yaml": []byte("x")})
+	if err == nil {
+		t.Fatal("WriteWorktree through a symlink succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git/index.lock")); !os.IsNotExist(err) {
+		t.Errorf("index.lock left behind after failure: %v", err)
+	}
+}
+
+func TestWriteWorktreeIndexFormats(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+	}{
+		{"v2", func(t *testing.T, dir string) { run(t, dir, "update-index", "--index-version", "2") }},
+		{"v3 intent-to-add", func(t *testing.T, dir string) {
+			writeFile(t, dir, "envs/new/values.yaml", "placeholder\n", 0o644)
+			run(t, dir, "add", "-N", "envs/new/values.yaml")
+		}},
+		{"v4", func(t *testing.T, dir string) { run(t, dir, "update-index", "--index-version", "4") }},
+		{"untracked cache", func(t *testing.T, dir string) {
+			run(t, dir, "update-index", "--untracked-cache")
+			run(t, dir, "status", "--porcelain")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newRepo(t)
+			tt.setup(t, dir)
+			r := openRepo(t, dir)
+			head := revParse(t, dir, "HEAD")
+			files := map[string]string{
+				"apps/web/values.yaml": "image:\n  tag: v3\n", // existing entry: patched in place
+				"envs/new/values.yaml": "replicas: 2\n",       // new entry: inserted
+				"zzz/last.yaml":        "last\n",              // new entry after all others
+			}
+			next := commitFiles(t, r, head, files, "promote")
+			if err := r.UpdateHead(head, next); err != nil {
+				t.Fatal(err)
+			}
+			b := map[string][]byte{}
+			for p, c := range files {
+				b[p] = []byte(c)
+			}
+			if err := r.WriteWorktree(b); err != nil {
+				t.Fatalf("WriteWorktree: %v", err)
+			}
+			if got := run(t, dir, "status", "--porcelain", "--untracked-files=all"); got != "" {
+				t.Errorf("git status:\n%s", got)
+			}
+			if got := run(t, dir, "diff-index", "--cached", "HEAD"); got != "" {
+				t.Errorf("index differs from HEAD:\n%s", got)
+			}
+			run(t, dir, "ls-files", "--debug") // git must parse the index
+			got, err := r.DirtyPaths([]string{"apps/web/values.yaml", "envs/new/values.yaml", "zzz/last.yaml"})
+			if err != nil || len(got) != 0 {
+				t.Errorf("DirtyPaths = %v, %v", got, err)
+			}
+		})
+	}
+}
+
+func TestWriteWorktreeRefusesConflict(t *testing.T) {
+	dir := newRepo(t)
+	run(t, dir, "checkout", "-q", "-b", "other")
+	writeFile(t, dir, "README.md", "other\n", 0o644)
+	run(t, dir, "commit", "-q", "-am", "other")
+	run(t, dir, "checkout", "-q", "main")
+	writeFile(t, dir, "README.md", "main\n", 0o644)
+	run(t, dir, "commit", "-q", "-am", "main")
+	cmd := exec.Command("git", "merge", "-q", "other")
+	cmd.Dir = dir
+	if err := cmd.Run(); err == nil {
+		t.Fatal("merge unexpectedly succeeded")
+	}
+	r := openRepo(t, dir)
+	if err := r.WriteWorktree(map[string][]byte{"README.md": []byte("x\n")}); err == nil {
+		t.Error("WriteWorktree over a conflicted path succeeded")
+	}
+	if got, err := r.DirtyPaths([]string{"README.md"}); err != nil || len(got) != 1 {
+		t.Errorf("DirtyPaths on a conflict = %v, %v", got, err)
+	}
+}

@@ -1,0 +1,241 @@
+package git
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// WriteWorktree writes files (slash path -> content) into the work tree
+// and records them in the index, so that after a matching commit `git
+// status` is clean. Each file is written to a temporary file in its own
+// directory, synced and renamed into place: readers see the old or the new
+// content, never a mix. Existing files keep their permissions; new ones
+// get 0644 and any missing directories. The index is locked with
+// index.lock for the whole operation and replaced by rename, as git does.
+// Only the touched entries are rewritten; the cache tree and other
+// extensions that would go stale are dropped, and git rebuilds them.
+func (r *Repo) WriteWorktree(files map[string][]byte) (err error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		if err := validPath(p); err != nil {
+			return err
+		}
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	indexPath := filepath.Join(r.gitDir, "index")
+	lock, err := lockIndex(indexPath)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			lock.abort()
+		}
+	}()
+	data, err := readIndexFile(indexPath)
+	if err != nil {
+		return err
+	}
+	// Refuse conflicted paths before touching the work tree.
+	if ix, err := parseIndex(data); err == nil {
+		for _, p := range paths {
+			if f := ix.find(p); len(f) > 1 || len(f) == 1 && f[0].stage(data) != 0 {
+				return fmt.Errorf("writing %s: path has unresolved merge conflicts", p)
+			}
+		}
+	}
+	stats := make(map[string]stat, len(paths))
+	for _, p := range paths {
+		fi, err := r.writeWorktreeFile(p, files[p])
+		if err != nil {
+			return err
+		}
+		mode := filemode.Regular
+		if fi.Mode()&0o111 != 0 {
+			mode = filemode.Executable
+		}
+		stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
+	}
+	out, err := updateIndex(data, stats)
+	if err != nil {
+		return err
+	}
+	if _, err := lock.f.Write(out); err != nil {
+		return fmt.Errorf("writing index: %w", err)
+	}
+	return lock.commit()
+}
+
+// readIndexFile returns the index, or an empty one if there is none yet.
+func readIndexFile(p string) ([]byte, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		empty := []byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00")
+		sum := sha1.Sum(empty)
+		return append(empty, sum[:]...), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading index: %w", err)
+	}
+	return data, nil
+}
+
+// updateIndex patches the raw index, falling back to go-git's slower full
+// decode and encode for what the patcher does not do (adding entries to a
+// version 4 index).
+func updateIndex(data []byte, stats map[string]stat) ([]byte, error) {
+	ix, err := parseIndex(data)
+	if err == nil {
+		var out []byte
+		if out, err = ix.update(stats); err == nil {
+			return out, nil
+		}
+	}
+	if !errors.Is(err, errIndexFormat) {
+		return nil, err
+	}
+	return updateIndexSlow(data, stats)
+}
+
+func updateIndexSlow(data []byte, stats map[string]stat) ([]byte, error) {
+	idx := &index.Index{}
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+		return nil, fmt.Errorf("reading index: %w", err)
+	}
+	for p, s := range stats {
+		if err := setIndexEntry(idx, p, s); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+		return nil, fmt.Errorf("writing index: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) {
+	full := filepath.Join(r.root, filepath.FromSlash(p))
+	mode := fs.FileMode(0o644)
+	fi, err := os.Lstat(full)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("writing %s: not a regular file (%s)", p, fi.Mode().Type())
+	case err == nil:
+		mode = fi.Mode().Perm()
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("writing %s: %w", p, err)
+	}
+	if err := writeFileAtomic(full, content, mode); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", p, err)
+	}
+	fi, err = os.Lstat(full)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", p, err)
+	}
+	return fi, nil
+}
+
+// writeFileAtomic replaces full with content via a synced temporary file
+// in the same directory and a rename.
+func writeFileAtomic(full string, content []byte, mode fs.FileMode) (err error) {
+	dir := filepath.Dir(full)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(full)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(content); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// Like git, the directory is not synced after the rename: that guards
+	// against power loss, not against a killed process, and costs ~10 ms.
+	return os.Rename(f.Name(), full)
+}
+
+func setIndexEntry(idx *index.Index, p string, s stat) error {
+	var e *index.Entry
+	for _, cand := range idx.Entries {
+		if cand.Name != p {
+			continue
+		}
+		// Stage 0 is a merged entry; go-git's index.Merged constant is 1.
+		if cand.Stage != 0 {
+			return fmt.Errorf("updating index for %s: path has unresolved merge conflicts", p)
+		}
+		e = cand
+	}
+	if e == nil {
+		e = idx.Add(p)
+	}
+	e.Hash, e.Mode, e.Size = s.hash, filemode.FileMode(s.mode), s.size
+	e.CreatedAt = time.Unix(int64(s.ctimeSec), int64(s.ctimeNsec))
+	e.ModifiedAt = time.Unix(int64(s.mtimeSec), int64(s.mtimeNsec))
+	e.Dev, e.Inode, e.UID, e.GID = s.dev, s.ino, s.uid, s.gid
+	e.IntentToAdd = false
+	return nil
+}
+
+type indexLock struct {
+	f          *os.File
+	path, dest string
+}
+
+func lockIndex(dest string) (*indexLock, error) {
+	path := dest + ".lock"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("locking index: %s exists: another git process is running, or one crashed and the file must be removed", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("locking index: %w", err)
+	}
+	return &indexLock{f: f, path: path, dest: dest}, nil
+}
+
+func (l *indexLock) abort() {
+	l.f.Close()
+	os.Remove(l.path)
+}
+
+// commit renames the lock over the index. Like git (core.fsync does not
+// cover the index by default) it does not fsync: the index is derived
+// data that git repairs from the work tree.
+func (l *indexLock) commit() error {
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("writing index: %w", err)
+	}
+	if err := os.Rename(l.path, l.dest); err != nil {
+		return fmt.Errorf("writing index: %w", err)
+	}
+	return nil
+}

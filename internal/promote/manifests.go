@@ -1,0 +1,129 @@
+package promote
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/patch"
+)
+
+// manifestFile is one Argo CD manifest file and its Helm sources.
+type manifestFile struct {
+	Path    string
+	Data    []byte
+	Sources []patch.HelmSource
+}
+
+// manifestPaths lists the files matched by env's manifest globs, sorted
+// and de-duplicated.
+func manifestPaths(fsys fs.FS, cfg *config.Config, env string) ([]string, error) {
+	seen := map[string]bool{}
+	var paths []string
+	for _, g := range cfg.ManifestGlobs(env) {
+		m, err := fs.Glob(fsys, g)
+		if err != nil {
+			return nil, fmt.Errorf("matching %s: %w", g, err)
+		}
+		for _, p := range m {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+func readManifest(fsys fs.FS, path string) (manifestFile, error) {
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return manifestFile{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	srcs, err := patch.HelmSources(data)
+	if err != nil {
+		return manifestFile{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return manifestFile{Path: path, Data: data, Sources: srcs}, nil
+}
+
+// readManifests reads every manifest of env and lists their Helm sources.
+func readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
+	paths, err := manifestPaths(fsys, cfg, env)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]manifestFile, 0, len(paths))
+	for _, p := range paths {
+		mf, err := readManifest(fsys, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mf)
+	}
+	return out, nil
+}
+
+// sourceID locates a Helm source within its file across commits.
+func sourceID(s patch.HelmSource) string { return fmt.Sprintf("doc %d %s", s.Doc, s.Path) }
+
+// planRevisions adds an edit for every Helm source whose chart gets a new
+// desired version, and notes the sources it must not touch.
+func planRevisions(fsys fs.FS, cfg *config.Config, env string, want map[string]string, p *Plan) error {
+	if len(want) == 0 {
+		return nil
+	}
+	files, err := readManifests(fsys, cfg, env)
+	if err != nil {
+		return err
+	}
+	found := map[string]bool{}
+	for _, f := range files {
+		for _, s := range f.Sources {
+			ver, ok := want[s.Chart]
+			if !ok {
+				continue
+			}
+			found[s.Chart] = true
+			comp, _ := cfg.ComponentByChart(s.Chart)
+			switch {
+			case !s.HasRevision:
+				p.Notes = append(p.Notes, Note{File: f.Path, Message: fmt.Sprintf("%s: Helm source of chart %s has no targetRevision; left alone", s.Name, s.Chart)})
+			case s.Revision.Templated:
+				p.Notes = append(p.Notes, Note{File: f.Path, Line: s.Revision.Line, Message: fmt.Sprintf("%s: templated targetRevision %q of chart %s is never overwritten; pin %s by hand", s.Name, s.Revision.Value, s.Chart, ver)})
+			default:
+				addChart(p, s.RepoURL, s.Chart, ver)
+				if s.Revision.Value == ver {
+					continue
+				}
+				p.Edits = append(p.Edits, Edit{File: f.Path, Component: comp.Key, Key: RevisionKey, Source: sourceID(s),
+					Chart: s.Chart, RepoURL: s.RepoURL, Line: s.Revision.Line, Old: s.Revision.Value, New: ver, target: s.Revision})
+			}
+		}
+	}
+	charts := make([]string, 0, len(want))
+	for c := range want {
+		charts = append(charts, c)
+	}
+	sort.Strings(charts)
+	for _, chart := range charts {
+		if ver := want[chart]; !found[chart] {
+			p.Notes = append(p.Notes, Note{Message: fmt.Sprintf("no Helm source in the %s manifests uses chart %s; only the versions file pins %s", env, chart, ver)})
+			addChart(p, "", chart, ver)
+		}
+	}
+	sort.SliceStable(p.Notes, func(i, j int) bool { return p.Notes[i].File < p.Notes[j].File })
+	return nil
+}
+
+func addChart(p *Plan, repoURL, chart, version string) {
+	ref := ChartRef{RepoURL: repoURL, Chart: chart, Version: version}
+	for _, c := range p.Charts {
+		if c == ref {
+			return
+		}
+	}
+	p.Charts = append(p.Charts, ref)
+}

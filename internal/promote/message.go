@@ -1,0 +1,47 @@
+package promote
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Message is the commit message of a plan: a conventional subject that CI
+// skips, one body line per change, and trailers a later job can parse.
+func (p *Plan) Message(fromCommit string) string {
+	var b strings.Builder
+	if p.Verb == "pin" {
+		var keys []string
+		for _, r := range p.Rows {
+			keys = append(keys, r.Component+"."+r.Key)
+		}
+		fmt.Fprintf(&b, "chore(%s): pin %s [skip ci]\n\n", p.To, strings.Join(unique(keys), ", "))
+	} else {
+		fmt.Fprintf(&b, "chore(%s): promote versions from %s [skip ci]\n\n", p.To, p.From)
+	}
+	for _, r := range p.Rows {
+		fmt.Fprintf(&b, "- %s.%s: %s -> %s (%s)\n", r.Component, r.Key, r.From, r.To, strings.Join(r.Files, ", "))
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "- note: %s\n", n.Message)
+	}
+	b.WriteString("\n")
+	if p.Verb == "promote" {
+		fmt.Fprintf(&b, "Promoted-From: %s@%s\n", p.From, fromCommit)
+	} else {
+		fmt.Fprintf(&b, "Pinned-On: %s\n", fromCommit)
+	}
+	fmt.Fprintf(&b, "Promote-Components: %s\n", strings.Join(p.Components(), ", "))
+	return b.String()
+}
+
+func unique(in []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,155 @@
+package promote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/gitops-promote/gitops-promote/internal/git"
+)
+
+// DefaultMaxAttempts bounds pushes of one apply.
+const DefaultMaxAttempts = 10
+
+// pushLoop pushes the commit; on a non-fast-forward rejection it fetches
+// the new tip, rebuilds the same field edits there as a compare-and-swap,
+// and tries again with backoff. It never forces.
+func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc) error {
+	url, err := a.Repo.RemoteURL(a.Remote)
+	if err != nil {
+		return err
+	}
+	auth, err := git.AuthFor(url, a.Token)
+	if err != nil {
+		return err
+	}
+	base, local := plumbing.NewHash(res.Base), plumbing.NewHash(res.Commit)
+	max := a.MaxAttempts
+	if max <= 0 {
+		max = DefaultMaxAttempts
+	}
+	where := fmt.Sprintf("%s/%s", a.Remote, a.Branch)
+	for attempt := 1; ; attempt++ {
+		res.Attempts = attempt
+		err := a.Repo.Push(ctx, a.Remote, a.Branch, local, auth)
+		if err == nil {
+			res.Pushed = true
+			a.log().Info("pushed", "to", where, "commit", local.String()[:12], "attempts", attempt)
+			return nil
+		}
+		if !errors.Is(err, git.ErrRejected) {
+			return fmt.Errorf("pushing to %s (the commit %s stays on your local HEAD): %w", where, local.String()[:12], err)
+		}
+		if attempt >= max {
+			return fmt.Errorf("pushing to %s: still rejected after %d attempts (the commit %s stays on your local HEAD): %w", where, attempt, local.String()[:12], err)
+		}
+		a.log().Info("push rejected, rebuilding on the new tip", "to", where, "attempt", attempt)
+		if err := a.sleep(ctx, backoff(attempt)); err != nil {
+			return err
+		}
+		next, err := a.rebuildOnRemote(ctx, res, base, local, auth)
+		if err != nil {
+			return err
+		}
+		if next == plumbing.ZeroHash {
+			res.UpToDate, res.Commit = true, ""
+			return nil
+		}
+		local = next
+	}
+}
+
+// rebuildOnRemote fetches the remote tip and re-applies the plan there.
+// It returns the new local commit, or ZeroHash when the remote already
+// holds every new value.
+func (a *Apply) rebuildOnRemote(ctx context.Context, res *Result, base, local plumbing.Hash, auth git.Auth) (plumbing.Hash, error) {
+	tip, err := a.Repo.Fetch(ctx, a.Remote, a.Branch, auth)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if ok, err := a.Repo.IsAncestor(base, tip); err != nil {
+		return plumbing.ZeroHash, err
+	} else if !ok {
+		return plumbing.ZeroHash, fmt.Errorf("%s/%s does not contain %s, the commit this promotion was built on: pull or rebase first (the promotion commit %s stays on your local HEAD)",
+			a.Remote, a.Branch, base.String()[:12], local.String()[:12])
+	}
+	fsys, err := a.Repo.TreeFS(tip)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	p, err := Rebase(res.Plan, fsys)
+	if err != nil {
+		var ce *ConflictError
+		if errors.As(err, &ce) {
+			ce.Who = a.blame(base, tip, ce.Edit)
+		}
+		return plumbing.ZeroHash, fmt.Errorf("re-applying on %s/%s: %w", a.Remote, a.Branch, err)
+	}
+	target := tip
+	if len(p.Edits) > 0 {
+		if target, err = a.commit(tip, p, res.Base); err != nil {
+			return plumbing.ZeroHash, err
+		}
+		res.Plan, res.Commit = p, target.String()
+	}
+	if err := a.Repo.SyncTo(local, target); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("moving the local branch to %s: %w", target.String()[:12], err)
+	}
+	if len(p.Edits) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	return target, nil
+}
+
+// blame names the newest commit between base and tip that changed the
+// edit's field, for the conflict message.
+func (a *Apply) blame(base, tip plumbing.Hash, e Edit) string {
+	for c := tip; c != base && c != plumbing.ZeroHash; {
+		info, err := a.Repo.CommitInfo(c)
+		if err != nil || len(info.Parents) == 0 {
+			return ""
+		}
+		now, errNow := a.valueAt(c, e)
+		before, errBefore := a.valueAt(info.Parents[0], e)
+		if errNow == nil && (errBefore != nil || now != before) {
+			return fmt.Sprintf("%s <%s> in %s (%q)", info.Author.Name, info.Author.Email, c.String()[:12], info.Subject)
+		}
+		c = info.Parents[0]
+	}
+	return ""
+}
+
+func (a *Apply) valueAt(c plumbing.Hash, e Edit) (string, error) {
+	data, err := a.Repo.ReadFile(c, e.File)
+	if err != nil {
+		return "", err
+	}
+	t, err := locate(data, e)
+	return t.Value, err
+}
+
+// backoff grows exponentially from 50 ms to a 2 s cap, with full jitter so
+// racing pipelines spread out.
+func backoff(attempt int) time.Duration {
+	d := 50 * time.Millisecond << min(attempt, 6)
+	d = min(d, 2*time.Second)
+	return d/2 + rand.N(d/2+1)
+}
+
+func (a *Apply) sleep(ctx context.Context, d time.Duration) error {
+	if a.Sleep != nil {
+		return a.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,95 @@
+package promote
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/gitops-promote/gitops-promote/internal/patch"
+)
+
+// ErrConflict marks a field that someone else changed to a third value
+// while our push was in flight.
+var ErrConflict = errors.New("field changed concurrently")
+
+// Rebase re-applies a plan's edits to another commit's tree as a
+// compare-and-swap: each field must still hold its old value (it is
+// edited) or already hold the new one (it is skipped); anything else is
+// an ErrConflict naming the field.
+func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
+	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts,
+		Old: map[string][]byte{}, New: map[string][]byte{}}
+	files := map[string][]byte{}
+	for _, e := range old.Edits {
+		data, ok := files[e.File]
+		if !ok {
+			var err error
+			if data, err = fs.ReadFile(fsys, e.File); err != nil {
+				return nil, fmt.Errorf("%s: %s disappeared: %w", e.Field(), e.File, ErrConflict)
+			}
+			files[e.File] = data
+		}
+		t, err := locate(data, e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: %w", e.Field(), err, ErrConflict)
+		}
+		switch t.Value {
+		case e.New:
+			continue
+		case e.Old:
+			e.target, e.Line = t, t.Line
+			p.Edits = append(p.Edits, e)
+		default:
+			return nil, &ConflictError{Edit: e, Found: t.Value}
+		}
+	}
+	if err := p.materialize(fsys); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ConflictError says which field moved to what; Who is filled by callers
+// that can read history.
+type ConflictError struct {
+	Edit  Edit
+	Found string
+	Who   string
+}
+
+func (c *ConflictError) Error() string {
+	msg := fmt.Sprintf("%s is now %q on the remote (expected %q or %q)", c.Edit.Field(), c.Found, c.Edit.Old, c.Edit.New)
+	if c.Who != "" {
+		msg += ", changed by " + c.Who
+	}
+	return msg + ": " + ErrConflict.Error()
+}
+
+func (c *ConflictError) Unwrap() error { return ErrConflict }
+
+// locate finds an edit's field in data, by key path for versions files and
+// by document and source position (falling back to the app name) for
+// Helm sources.
+func locate(data []byte, e Edit) (patch.Target, error) {
+	if e.Key != RevisionKey {
+		return patch.Find(data, e.KeyPath)
+	}
+	srcs, err := patch.HelmSources(data)
+	if err != nil {
+		return patch.Target{}, err
+	}
+	var byChart []patch.HelmSource
+	for _, s := range srcs {
+		if s.Chart != e.Chart || !s.HasRevision {
+			continue
+		}
+		if sourceID(s) == e.Source {
+			return s.Revision, nil
+		}
+		byChart = append(byChart, s)
+	}
+	if len(byChart) == 1 {
+		return byChart[0].Revision, nil
+	}
+	return patch.Target{}, fmt.Errorf("no single Helm source of chart %s in %s", e.Chart, e.File)
+}

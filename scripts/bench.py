@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Benchmark gitops-promote against the shell baseline, in one run.
+
+promote: `promote apply --from preprod --to prod` vs baseline/promote.sh on a
+generated 12-node repo and on the same repo padded with 20,000 unrelated
+files. Runs alternate (baseline, ours, baseline, ours, ...) on fresh copies
+of the repo, so both see the same machine state; medians and their ratio
+are printed as a markdown table for docs/benchmarks.md.
+"""
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import http.server
+import functools
+
+ENV = dict(os.environ, GIT_AUTHOR_NAME="Bench", GIT_AUTHOR_EMAIL="bench@example.com",
+           GIT_COMMITTER_NAME="Bench", GIT_COMMITTER_EMAIL="bench@example.com")
+
+
+def sh(cmd, cwd=None, check=True):
+    return subprocess.run(cmd, cwd=cwd, env=ENV, check=check, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory, port):
+    """Serve a chart repository directory on a loopback port."""
+    handler = functools.partial(QuietHandler, directory=directory)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def generate(shared, out, nodes, helm_url, scenario="none"):
+    args = [sys.executable, f"{shared}/bench/gen_gitops_repo.py", "--out", out, "--nodes", str(nodes),
+            "--helm-url", helm_url, "--git"]
+    if scenario != "none":
+        args += ["--scenario", scenario]
+    sh(args)
+    return f"{out}/repo", f"{out}/charts"
+
+
+def pad(repo, n):
+    """Add n unrelated files in one commit, like a repo that also holds docs and tooling."""
+    for i in range(n):
+        d = f"{repo}/unrelated/d{i // 500:03d}"
+        os.makedirs(d, exist_ok=True)
+        with open(f"{d}/f{i:05d}.txt", "w") as f:
+            f.write(f"unrelated file {i}\n")
+    sh(["git", "add", "-A"], cwd=repo)
+    sh(["git", "commit", "-q", "-m", f"pad with {n} files"], cwd=repo)
+
+
+def timed(cmd, cwd):
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
+    return dt
+
+
+def alternate(runs, setup, cmds):
+    """Run each named command `runs` times, interleaved, each on a fresh setup()."""
+    times = {name: [] for name in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            cwd = setup()
+            times[name].append(timed(cmd(cwd), cwd))
+            shutil.rmtree(os.path.dirname(cwd), ignore_errors=True)
+    return {name: statistics.median(ts) for name, ts in times.items()}, times
+
+
+def bench_promote(a, work, chart_url):
+    rows = []
+    for label, padding in (("12 nodes", 0), ("12 nodes + 20,000 files", 20000)):
+        base = f"{work}/promote-{padding}"
+        repo, _ = generate(a.shared, base, 12, chart_url)
+        if padding:
+            pad(repo, padding)
+
+        def setup(repo=repo):
+            d = tempfile.mkdtemp(dir=work)
+            shutil.copytree(repo, f"{d}/repo", symlinks=True)
+            return f"{d}/repo"
+
+        cmds = {
+            "baseline promote.sh": lambda cwd: ["bash", f"{a.shared}/bench/baseline/promote.sh", cwd, "preprod", "prod"],
+            "promote apply": lambda cwd: [f"{a.bin}/promote", "apply", "--from", "preprod", "--to", "prod", "--repo", cwd],
+            "promote apply --skip-chart-check": lambda cwd: [f"{a.bin}/promote", "apply", "--from", "preprod", "--to", "prod",
+                                                              "--repo", cwd, "--skip-chart-check"],
+        }
+        med, _ = alternate(a.runs, setup, cmds)
+        # the numstat of our commit, as the acceptance counts it
+        cwd = setup()
+        subprocess.run(cmds["promote apply"](cwd), cwd=cwd, env=ENV, check=True, capture_output=True)
+        numstat = sh(["git", "diff", "--numstat", "HEAD~1", "HEAD"], cwd=cwd).stdout
+        added = sum(int(l.split()[0]) for l in numstat.splitlines())
+        removed = sum(int(l.split()[1]) for l in numstat.splitlines())
+        base_t = med["baseline promote.sh"]
+        for name in ("promote apply", "promote apply --skip-chart-check"):
+            rows.append((f"promote, {label}", name, base_t, med[name]))
+        print(f"promote {label}: our commit changes {added}+{removed} lines ({added + removed} in numstat)", file=sys.stderr)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "7")))
+    ap.add_argument("--only", choices=["promote", "manifestdiff", "all"], default=os.environ.get("BENCH_ONLY", "all"))
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    work = tempfile.mkdtemp(dir=a.out, prefix="run-")
+    # one chart repository on loopback, for the chart check of `promote apply`
+    # and the renders of manifestdiff; its index.yaml names this port
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    _, charts = generate(a.shared, f"{work}/charts-src", 1, url)
+    srv = serve(charts, port)
+    rows = []
+    if a.only in ("promote", "all"):
+        rows += bench_promote(a, work, url)
+    if a.only in ("manifestdiff", "all"):
+        try:
+            import bench_manifestdiff
+        except ImportError:
+            bench_manifestdiff = None
+        if bench_manifestdiff:
+            rows += bench_manifestdiff.run(a, work, url, generate, alternate, sh)
+    print(f"\n{a.runs} alternating runs each, medians, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
+    print("| scenario | tool | baseline median | ours median | speed-up |")
+    print("|---|---|---|---|---|")
+    for scen, name, b, o in rows:
+        print(f"| {scen} | {name} | {b * 1000:.0f} ms | {o * 1000:.1f} ms | {b / o:.1f}x |")
+    srv.shutdown()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

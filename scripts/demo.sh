@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make demo: a real promotion on the bundled example fleet, in a temp dir.
+# Packages the example charts and serves them on loopback (the chart check
+# and manifestdiff fetch from there), makes the fleet a git repo with a
+# bare remote, then runs check, plan, apply --push and a refused pin.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$root/bin
+work=$(mktemp -d)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+run() { printf '$ %s\n' "$*"; "$@"; }
+
+step "packaging the example charts and serving them on loopback"
+python3 "$root/scripts/package_charts.py" "$root/examples/charts" "$work/charts"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+(cd "$work/charts" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+server=$!
+for _ in $(seq 50); do
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.yaml')" 2>/dev/null && break
+  sleep 0.1
+done
+echo "chart repository: http://127.0.0.1:$port"
+
+step "making the example fleet a git repository with a bare remote"
+cp -r "$root/examples/fleet" "$work/repo"
+sed -i "s#http://127.0.0.1:8879#http://127.0.0.1:$port#" "$work/repo"/argocd/*/*.yaml
+export GIT_AUTHOR_NAME="Demo Release Manager" GIT_AUTHOR_EMAIL="release@example.com"
+export GIT_COMMITTER_NAME="Demo Release Manager" GIT_COMMITTER_EMAIL="release@example.com"
+git -C "$work/repo" init -q -b main
+git -C "$work/repo" add -A
+git -C "$work/repo" commit -q -m "ledger fleet: initial layout"
+git init -q --bare -b main "$work/remote.git"
+git -C "$work/repo" remote add origin "file://$work/remote.git"
+git -C "$work/repo" push -q origin main
+cd "$work/repo"
+echo "repo: $work/repo  remote: $work/remote.git"
+
+step "promote check: every targetRevision matches its versions file, nothing floats"
+run "$bin/promote" check
+
+step "promote plan: what qa -> preprod would change (nothing is written)"
+run "$bin/promote" plan --from qa --to preprod
+
+step "promote apply --push: one commit, pushed; the chart versions were looked up first"
+run "$bin/promote" apply --from qa --to preprod --push
+
+step "the commit: only the changed values moved"
+run git log -1 --format='%an <%ae>%n%n%B'
+run git show --stat --format= HEAD
+run git diff --numstat HEAD~1 HEAD
+echo "remote main: $(git -C "$work/remote.git" rev-parse --short main), local HEAD: $(git rev-parse --short HEAD)"
+
+step "running it again is a no-op (exit 0)"
+run "$bin/promote" apply --from qa --to preprod --push
+
+step "bad input is refused with one line and exit 1, and nothing is written"
+set +e
+run "$bin/promote" pin --env qa ledger-node.api.imageTag=latest; echo "exit $?"
+run "$bin/promote" apply --from qa --to prod; echo "exit $?"
+set -e
+git diff --quiet && echo "work tree clean, HEAD still $(git rev-parse --short HEAD)"
