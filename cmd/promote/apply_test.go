@@ -18,7 +18,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // chart server and commit hashes that depend on it.
 func normalize(f *fleet, s string) string {
 	s = strings.ReplaceAll(s, f.Charts.URL, "http://CHARTS")
-	return regexp.MustCompile(`\b[0-9a-f]{12}\b`).ReplaceAllString(s, "<sha>")
+	s = regexp.MustCompile(`index [0-9a-f]{7,}\.\.[0-9a-f]{7,}`).ReplaceAllString(s, "index <blob>..<blob>")
+	return regexp.MustCompile(`\b([0-9a-f]{40}|[0-9a-f]{12})\b`).ReplaceAllString(s, "<sha>")
 }
 
 func golden(t *testing.T, name, got string) {

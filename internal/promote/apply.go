@@ -82,6 +82,9 @@ func (a *Apply) buildAt(commit plumbing.Hash, build BuildFunc) (*Plan, error) {
 // files, then writes one commit from git objects, moves HEAD to it, updates
 // the touched work-tree files atomically and, with Push, pushes it.
 func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
+	if err := a.recoverInterrupted(); err != nil {
+		return nil, err
+	}
 	res, err := a.PlanOnly(ctx, build)
 	if err != nil {
 		return nil, err
@@ -104,13 +107,18 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.writeJournal(base, commit, p.Files()); err != nil {
+		return nil, err
+	}
 	if err := a.Repo.UpdateHead(base, commit); err != nil {
+		a.clearJournal()
 		return nil, fmt.Errorf("moving HEAD to the promotion commit: %w", err)
 	}
 	if err := a.Repo.WriteWorktree(p.New); err != nil {
-		return nil, fmt.Errorf("committed %s but updating the work tree failed (run 'git checkout -- %s'): %w",
-			commit.String()[:12], strings.Join(p.Files(), " "), err)
+		return nil, fmt.Errorf("committed %s but updating the work tree failed (re-run promote apply to finish it): %w",
+			commit.String()[:12], err)
 	}
+	a.clearJournal()
 	res.Commit = commit.String()
 	a.log().Info("committed", "commit", res.Commit[:12], "files", len(p.New))
 	if !a.Push {
