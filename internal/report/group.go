@@ -20,7 +20,7 @@ type group struct {
 
 // sharedChanges finds resource changes that are identical in at least two
 // apps: same kind, same status and same hunks once the app's own name is
-// replaced, as happens when one chart version bump reaches many releases.
+// (then its namespace) replaced, as happens when one chart version bump reaches many releases.
 // Groups come in report order; the result maps env+"/"+app+"\x00"+key to its
 // group.
 func sharedChanges(r Report) ([]*group, map[string]*group) {
@@ -32,7 +32,7 @@ func sharedChanges(r Report) ([]*group, map[string]*group) {
 				continue
 			}
 			for _, res := range changedResources(a) {
-				sig := string(res.Status) + "\x00" + res.Kind + "\x00" + replaceName(hunks(res.Diff), a.Name)
+				sig := string(res.Status) + "\x00" + res.Kind + "\x00" + replaceName(replaceName(hunks(res.Diff), a.Name), a.Namespace)
 				gr, ok := bySig[sig]
 				if !ok {
 					gr = &group{apps: map[string]bool{}}

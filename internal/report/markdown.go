@@ -105,7 +105,7 @@ func writeShared(b *bytes.Buffer, r Report, gr *group) {
 	fmt.Fprintf(b, "<details><summary>%s <code>%s</code> %s — same change in %d apps: %s</summary>\n\n",
 		html.EscapeString(first.Res.Kind), html.EscapeString(first.Res.Name), first.Res.Status,
 		len(gr.apps), html.EscapeString(gr.names(r, nameLimit)))
-	fmt.Fprintf(b, "Shown for %s; the other apps differ only in their own name.\n\n", code(r.appLabel(first.App)))
+	fmt.Fprintf(b, "Shown for %s; the other apps differ only in their own name and namespace.\n\n", code(r.appLabel(first.App)))
 	writeResourceNotes(b, first.Res)
 	writeFence(b, "diff", capLines(first.Res.Diff))
 	b.WriteString("</details>\n\n")

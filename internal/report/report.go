@@ -22,6 +22,10 @@ const (
 // App is one Argo CD application compared at two revisions.
 type App struct {
 	Env, Name string
+	// Namespace is the app's destination namespace; like the name, it is
+	// masked when comparing changes across apps, so per-node releases of
+	// one chart bump group together.
+	Namespace string
 	// Status is added, removed, changed, unchanged or error.
 	Status string
 	// Error is one line naming env, app, chart and version when Status is

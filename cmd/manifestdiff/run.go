@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/manifestdiff"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+type ioStreams struct {
+	Out, ErrOut io.Writer
+	Color       bool // stdout is a terminal
+	Progress    bool // stderr is a terminal
+}
+
+// errChanged makes --detailed-exitcode exit 2.
+var errChanged = errors.New("changes found")
+
+func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
+	if o.help {
+		fmt.Fprint(ios.Out, usageText)
+		return nil
+	}
+	repo, err := git.Open(orDot(o.repo))
+	if err != nil {
+		return err
+	}
+	base, head, err := resolveSides(repo, o, getenv)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(head.FS, base.FS)
+	if err != nil {
+		return err
+	}
+	for _, e := range o.envs {
+		if err := cfg.CheckEnv(e); err != nil {
+			return fmt.Errorf("--env: %w", err)
+		}
+	}
+	client, err := chartClient(o, getenv)
+	if err != nil {
+		return err
+	}
+	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: o.envs, Charts: client}
+	if ios.Progress {
+		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d", done, total) }
+	}
+	rep, runErr := d.Run(ctx)
+	if ios.Progress {
+		fmt.Fprint(ios.ErrOut, "\r\033[K")
+	}
+	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) {
+		return runErr
+	}
+	if err := writeReport(o, ios, rep); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	s := rep.Summary()
+	if o.detailedExitCode && s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed > 0 {
+		return errChanged
+	}
+	return nil
+}
+
+// resolveSides picks the revisions: --base, else the MR's diff base that
+// GitLab CI exports, else the merge-base with origin/main.
+func resolveSides(repo *git.Repo, o *options, getenv func(string) string) (manifestdiff.Side, manifestdiff.Side, error) {
+	headName := firstNonEmpty(o.head, "HEAD")
+	headHash, err := repo.Resolve(headName)
+	if err != nil {
+		return manifestdiff.Side{}, manifestdiff.Side{}, fmt.Errorf("--head %s: %w", headName, err)
+	}
+	baseName := firstNonEmpty(o.base, getenv("CI_MERGE_REQUEST_DIFF_BASE_SHA"))
+	var baseHash plumbing.Hash
+	if baseName != "" {
+		if baseHash, err = repo.Resolve(baseName); err != nil {
+			return manifestdiff.Side{}, manifestdiff.Side{}, fmt.Errorf("--base %s: %w", baseName, err)
+		}
+	} else {
+		main, err := repo.Resolve("origin/main")
+		if err != nil {
+			return manifestdiff.Side{}, manifestdiff.Side{}, fmt.Errorf("no --base given and origin/main not found (%v): pass --base REV", err)
+		}
+		if baseHash, err = repo.MergeBase(main, headHash); err != nil {
+			return manifestdiff.Side{}, manifestdiff.Side{}, fmt.Errorf("merge-base of %s and origin/main: %w", headName, err)
+		}
+		baseName = "merge-base(origin/main, " + headName + ")"
+	}
+	side := func(name string, h plumbing.Hash) (manifestdiff.Side, error) {
+		fsys, err := repo.TreeFS(h)
+		return manifestdiff.Side{Name: name, Rev: h.String(), FS: fsys}, err
+	}
+	b, err := side(baseName, baseHash)
+	if err != nil {
+		return b, manifestdiff.Side{}, err
+	}
+	h, err := side(headName, headHash)
+	return b, h, err
+}
+
+// loadConfig reads .promote.yaml at head, or at base when head removed it.
+func loadConfig(head, base fs.FS) (*config.Config, error) {
+	data, err := fs.ReadFile(head, config.FileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = fs.ReadFile(base, config.FileName)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at head and base: %w", config.FileName, err)
+	}
+	return config.Parse(data)
+}
+
+func chartClient(o *options, getenv func(string) string) (*charts.Client, error) {
+	c := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
+		LocalDir: o.chartsDir, CacheDir: o.cacheDir, UserAgent: "gitops-promote-manifestdiff"}
+	if c.CacheDir == "" && c.LocalDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no --cache-dir and no user cache dir: %w", err)
+		}
+		c.CacheDir = filepath.Join(dir, "gitops-promote", "charts")
+	}
+	if c.CacheDir != "" {
+		if err := os.MkdirAll(c.CacheDir, 0o755); err != nil {
+			return nil, fmt.Errorf("creating chart cache: %w", err)
+		}
+	}
+	return c, nil
+}
+
+func writeReport(o *options, ios *ioStreams, rep report.Report) error {
+	var buf bytes.Buffer
+	var err error
+	switch o.format {
+	case "markdown":
+		err = report.Markdown(&buf, rep)
+	case "json":
+		err = report.JSON(&buf, rep)
+	default:
+		err = report.Diff(&buf, rep, ios.Color && o.output == "")
+	}
+	if err != nil {
+		return err
+	}
+	if o.output == "" {
+		_, err = ios.Out.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(o.output, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", o.output, err)
+	}
+	s := rep.Summary()
+	fmt.Fprintf(ios.ErrOut, "wrote %s: %d apps, %d changed, %d added, %d removed, %d errors\n", o.output, s.Apps,
+		s.ByStatus.Changed, s.ByStatus.Added, s.ByStatus.Removed, s.ByStatus.Error)
+	return nil
+}
+
+func orDot(s string) string { return firstNonEmpty(s, ".") }
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

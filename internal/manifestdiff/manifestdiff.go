@@ -1,0 +1,250 @@
+// Package manifestdiff compares every Argo CD app of a GitOps repository at
+// two revisions: it discovers the apps in each revision's tree, renders the
+// ones whose inputs changed as Argo CD's repo-server would, and diffs the
+// results per Kubernetes resource into a report. It reads git objects only
+// (no checkout) and never prints.
+package manifestdiff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+// ErrRender marks a run in which at least one app could not be rendered;
+// the report still holds every other app.
+var ErrRender = errors.New("some apps could not be rendered")
+
+// ChartFetcher returns a packaged chart (.tgz).
+type ChartFetcher interface {
+	Fetch(ctx context.Context, repoURL, chart, version string) ([]byte, error)
+}
+
+// Side is one revision to compare.
+type Side struct {
+	Name string // as the user gave it, for the report
+	Rev  string // resolved commit
+	FS   fs.FS  // the commit's tree
+}
+
+// Diff compares Base with Head.
+type Diff struct {
+	Config   *config.Config
+	Base     Side
+	Head     Side
+	Envs     []string // empty: every configured environment
+	Charts   ChartFetcher
+	Parallel int                   // renders at once; 0 = GOMAXPROCS
+	Progress func(done, total int) // called after each render, if set
+}
+
+// pair is one app name of one env at both revisions (either may be nil).
+type pair struct {
+	env        string
+	name       string
+	base, head *argo.App
+	result     report.App
+	manifests  [3][]byte // base, head, head rendered again
+	notes      [3]string
+	errs       [3]error
+}
+
+// Run builds the report. It returns ErrRender (with the full report) when
+// any app failed to render; other errors mean no report at all.
+func (d *Diff) Run(ctx context.Context) (report.Report, error) {
+	rep := report.Report{Base: d.Base.Name, Head: d.Head.Name}
+	envs := d.Envs
+	if len(envs) == 0 {
+		envs = d.Config.Environments
+	}
+	var pairs []*pair
+	for _, env := range envs {
+		ps, err := d.discover(env)
+		if err != nil {
+			return rep, err
+		}
+		pairs = append(pairs, ps...)
+	}
+	var jobs []job
+	for _, p := range pairs {
+		jobs = append(jobs, d.plan(p)...)
+	}
+	d.render(ctx, jobs)
+	failed := 0
+	for _, p := range pairs {
+		d.finish(p)
+		if p.result.Status == report.StatusError {
+			failed++
+		}
+		rep.Apps = append(rep.Apps, p.result)
+	}
+	if failed > 0 {
+		return rep, fmt.Errorf("%d app(s) failed to render: %w", failed, ErrRender)
+	}
+	return rep, nil
+}
+
+// discover pairs env's apps at both revisions by name, sorted by name.
+func (d *Diff) discover(env string) ([]*pair, error) {
+	base, err := argo.Discover(d.Base.FS, d.Config, env)
+	if err != nil {
+		return nil, fmt.Errorf("discovering apps at %s: %w", d.Base.Name, err)
+	}
+	head, err := argo.Discover(d.Head.FS, d.Config, env)
+	if err != nil {
+		return nil, fmt.Errorf("discovering apps at %s: %w", d.Head.Name, err)
+	}
+	byName := map[string]*pair{}
+	get := func(name string) *pair {
+		if byName[name] == nil {
+			byName[name] = &pair{env: env, name: name}
+		}
+		return byName[name]
+	}
+	for i := range base {
+		get(base[i].Name).base = &base[i]
+	}
+	for i := range head {
+		get(head[i].Name).head = &head[i]
+	}
+	out := make([]*pair, 0, len(byName))
+	for _, p := range byName {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+// job renders one side of one pair.
+type job struct {
+	p    *pair
+	side int // 0 base, 1 head, 2 head again
+}
+
+// plan decides what to render: nothing when the inputs are identical at
+// both revisions, a second head render to tell generated fields from
+// changes when both sides exist.
+func (d *Diff) plan(p *pair) []job {
+	p.result = report.App{Env: p.env, Name: p.name}
+	if p.head != nil {
+		p.result.Namespace = p.head.Namespace
+	} else {
+		p.result.Namespace = p.base.Namespace
+	}
+	switch {
+	case p.base == nil:
+		p.result.Status = report.StatusAdded
+		return []job{{p, 1}}
+	case p.head == nil:
+		p.result.Status = report.StatusRemoved
+		return []job{{p, 0}}
+	}
+	kb, errB := p.base.InputsKey(d.Base.FS, d.Config.RepoURL)
+	kh, errH := p.head.InputsKey(d.Head.FS, d.Config.RepoURL)
+	if err := errors.Join(errB, errH); err != nil {
+		p.result.Status, p.result.Error = report.StatusError, oneLine(fmt.Sprintf("env %s, app %s: reading inputs: %v", p.env, p.name, err))
+		return nil
+	}
+	if kb == kh {
+		p.result.Status = report.StatusUnchanged
+		return nil
+	}
+	return []job{{p, 0}, {p, 1}, {p, 2}}
+}
+
+// render runs the jobs on a bounded pool of goroutines.
+func (d *Diff) render(ctx context.Context, jobs []job) {
+	n := d.Parallel
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	ch := make(chan job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				app, side := j.p.head, d.Head
+				if j.side == 0 {
+					app, side = j.p.base, d.Base
+				}
+				j.p.manifests[j.side], j.p.notes[j.side], j.p.errs[j.side] = d.renderApp(ctx, app, side)
+				if d.Progress != nil {
+					mu.Lock()
+					done++
+					d.Progress(done, len(jobs))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// finish turns a pair's renders into its report entry.
+func (d *Diff) finish(p *pair) {
+	if p.result.Status == report.StatusError || p.result.Status == report.StatusUnchanged {
+		return
+	}
+	for i, err := range p.errs {
+		if err != nil {
+			p.result.Status, p.result.Error = report.StatusError, oneLine(err.Error())
+			p.result.Resources = nil
+			if i == 0 {
+				p.result.Error = oneLine(fmt.Sprintf("%s (at %s)", err, d.Base.Name))
+			}
+			return
+		}
+	}
+	p.result.NotRendered = firstNonEmpty(p.notes[:]...)
+	sides := [3][]diff.Resource{}
+	for i, m := range p.manifests {
+		if m == nil {
+			continue
+		}
+		ns := appNamespace(p, i)
+		res, err := diff.Parse(m, ns)
+		if err != nil {
+			p.result.Status = report.StatusError
+			p.result.Error = oneLine(fmt.Sprintf("env %s, app %s: parsing rendered manifests: %v", p.env, p.name, err))
+			return
+		}
+		sides[i] = res
+	}
+	var again []diff.Resource
+	if p.manifests[2] != nil {
+		again = sides[2]
+	}
+	p.result.Resources = diff.Resources(sides[0], sides[1], again, diff.Options{Ignore: d.Config.Ignore})
+	if p.result.Status == "" {
+		p.result.Status = report.AppStatus(p.result.Resources)
+		if p.result.NotRendered != "" {
+			// its inputs changed and part of it was not rendered: never
+			// present that as "no changes"
+			p.result.Status = report.StatusChanged
+		}
+	}
+}
+
+func appNamespace(p *pair, side int) string {
+	if side == 0 {
+		return p.base.Namespace
+	}
+	return p.head.Namespace
+}

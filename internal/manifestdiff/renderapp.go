@@ -1,0 +1,141 @@
+package manifestdiff
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/render"
+)
+
+// renderApp renders every source of app at one revision and concatenates
+// the manifests. Sources we cannot render are named in the note; a render
+// or fetch error names env, app, chart and version.
+func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte, string, error) {
+	var out bytes.Buffer
+	var notes []string
+	for _, src := range app.Sources {
+		var m []byte
+		var err error
+		switch src.Kind {
+		case argo.KindRef:
+			continue
+		case argo.KindHelm:
+			m, err = d.renderHelm(ctx, app, src, side)
+		case argo.KindDirectory:
+			if !argo.SameRepo(src.RepoURL, d.Config.RepoURL) {
+				notes = append(notes, fmt.Sprintf("directory source in another repository (%s)", src.RepoURL))
+				continue
+			}
+			m, err = render.Directory(side.FS, src.Path, src.Directory != nil && src.Directory.Recurse, dirField(src, true), dirField(src, false))
+			if err != nil {
+				err = fmt.Errorf("env %s, app %s: directory %s: %w", app.Env, app.Name, src.Path, err)
+			}
+		default:
+			kind := src.Kind
+			if kind == argo.KindUnknown {
+				kind = "path source of unknown type"
+			}
+			notes = append(notes, fmt.Sprintf("%s source %s not rendered", kind, firstNonEmpty(src.Path, src.RepoURL)))
+			continue
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		if out.Len() > 0 && len(m) > 0 && !bytes.HasPrefix(m, []byte("---")) {
+			out.WriteString("---\n")
+		}
+		out.Write(m)
+	}
+	return append([]byte{}, out.Bytes()...), strings.Join(notes, "; "), nil
+}
+
+func dirField(src argo.Source, include bool) string {
+	if src.Directory == nil {
+		return ""
+	}
+	if include {
+		return src.Directory.Include
+	}
+	return src.Directory.Exclude
+}
+
+func (d *Diff) renderHelm(ctx context.Context, app *argo.App, src argo.Source, side Side) ([]byte, error) {
+	what := fmt.Sprintf("env %s, app %s, chart %s version %s", app.Env, app.Name, firstNonEmpty(src.Chart, src.Path), src.TargetRevision)
+	chart, err := d.chart(ctx, src, side)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	h := src.Helm
+	if h == nil {
+		h = &argo.Helm{}
+	}
+	if len(h.FileParameters) > 0 {
+		return nil, fmt.Errorf("%s: helm.fileParameters are not supported yet", what)
+	}
+	vfs, err := app.ValueFiles(src, d.Config.RepoURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	req := render.Request{
+		ReleaseName: firstNonEmpty(h.ReleaseName, app.Name),
+		Namespace:   firstNonEmpty(h.Namespace, app.Namespace),
+		Chart:       chart,
+		Values:      h.ValuesYAML(),
+		SkipCrds:    h.SkipCrds, SkipTests: h.SkipTests, SkipSchemaValidation: h.SkipSchemaValidation,
+		KubeVersion: firstNonEmpty(h.KubeVersion, d.Config.KubeVersion),
+		APIVersions: append(append([]string{}, d.Config.APIVersions...), h.APIVersions...),
+	}
+	for _, p := range h.Parameters {
+		req.Parameters = append(req.Parameters, render.Parameter{Name: p.Name, Value: p.Value, ForceString: p.ForceString})
+	}
+	for _, vf := range vfs {
+		data, err := readValueFile(side.FS, chart, vf)
+		if errors.Is(err, fs.ErrNotExist) && vf.Optional {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: value file %s: %w", what, vf.Path, err)
+		}
+		req.ValueFiles = append(req.ValueFiles, render.NamedBytes{Name: vf.Path, Data: data})
+	}
+	out, err := render.Helm(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// chart fetches a repository chart, or packages a chart kept in this
+// repository at the revision being rendered.
+func (d *Diff) chart(ctx context.Context, src argo.Source, side Side) ([]byte, error) {
+	if src.Chart != "" {
+		return d.Charts.Fetch(ctx, src.RepoURL, src.Chart, src.TargetRevision)
+	}
+	if !argo.SameRepo(src.RepoURL, d.Config.RepoURL) {
+		return nil, fmt.Errorf("chart at path %s of another repository (%s) cannot be read offline", src.Path, src.RepoURL)
+	}
+	return packageDir(side.FS, src.Path)
+}
+
+func readValueFile(fsys fs.FS, chart []byte, vf argo.ValueFile) ([]byte, error) {
+	if vf.InRepo {
+		return fs.ReadFile(fsys, vf.Path)
+	}
+	return chartFile(chart, vf.Path)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

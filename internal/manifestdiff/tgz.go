@@ -1,0 +1,69 @@
+package manifestdiff
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// packageDir packs a chart directory of the tree into a .tgz, the form the
+// renderer loads, so charts kept in the GitOps repo render like fetched ones.
+func packageDir(fsys fs.FS, dir string) ([]byte, error) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	top := path.Base(dir)
+	err := fs.WalkDir(fsys, dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if err := tw.WriteHeader(&tar.Header{Name: top + "/" + rel, Mode: 0o644, Size: int64(len(data))}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("packaging chart %s: %w", dir, err)
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := gz.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// chartFile reads a chart-relative file (a value file that is not a
+// $ref) out of a packaged chart.
+func chartFile(tgz []byte, name string) ([]byte, error) {
+	gz, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		return nil, fmt.Errorf("reading chart archive: %w", err)
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s is not in the chart: %w", name, fs.ErrNotExist)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading chart archive: %w", err)
+		}
+		if _, rel, ok := strings.Cut(h.Name, "/"); ok && path.Clean(rel) == path.Clean(name) {
+			return io.ReadAll(tr)
+		}
+	}
+}
