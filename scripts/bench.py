@@ -55,7 +55,14 @@ def generate(shared, out, nodes, helm_url, scenario="none"):
     if scenario != "none":
         args += ["--scenario", scenario]
     sh(args)
+    settle(f"{out}/repo")
     return f"{out}/repo", f"{out}/charts"
+
+
+def settle(repo):
+    """Pack now and never in the background: copies of the repo must not race git's auto-gc."""
+    sh(["git", "config", "gc.auto", "0"], cwd=repo)
+    sh(["git", "gc", "-q"], cwd=repo)
 
 
 def pad(repo, n):
@@ -67,6 +74,7 @@ def pad(repo, n):
             f.write(f"unrelated file {i}\n")
     sh(["git", "add", "-A"], cwd=repo)
     sh(["git", "commit", "-q", "-m", f"pad with {n} files"], cwd=repo)
+    settle(repo)
 
 
 def timed(cmd, cwd):
@@ -142,12 +150,9 @@ def main():
     if a.only in ("promote", "all"):
         rows += bench_promote(a, work, url)
     if a.only in ("manifestdiff", "all"):
-        try:
-            import bench_manifestdiff
-        except ImportError:
-            bench_manifestdiff = None
-        if bench_manifestdiff:
-            rows += bench_manifestdiff.run(a, work, url, generate, alternate, sh)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import bench_manifestdiff
+        rows += bench_manifestdiff.run(a, work, url, generate, alternate, sh)
     print(f"\n{a.runs} alternating runs each, medians, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
     print("| scenario | tool | baseline median | ours median | speed-up |")
     print("|---|---|---|---|---|")

@@ -6,6 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/../shared}
 [ -f "$shared/bench/gen_gitops_repo.py" ] || { echo "bench: $shared/bench not found (set SHARED=...)" >&2; exit 1; }
+shared=$(cd "$shared" && pwd)
 mkdir -p "$root/.bench/bin"
 export GOBIN=$root/.bench/bin PATH=$root/.bench/bin:$PATH
 [ -x "$GOBIN/yq" ] || go install github.com/mikefarah/yq/v4@v4.54.1

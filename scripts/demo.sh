@@ -2,7 +2,8 @@
 # make demo: a real promotion on the bundled example fleet, in a temp dir.
 # Packages the example charts and serves them on loopback (the chart check
 # and manifestdiff fetch from there), makes the fleet a git repo with a
-# bare remote, then runs check, plan, apply --push and a refused pin.
+# bare remote, then runs check, plan, apply --push, manifestdiff of the
+# promotion, and two refused commands.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/bin
@@ -53,6 +54,13 @@ run git log -1 --format='%an <%ae>%n%n%B'
 run git show --stat --format= HEAD
 run git diff --numstat HEAD~1 HEAD
 echo "remote main: $(git -C "$work/remote.git" rev-parse --short main), local HEAD: $(git rev-parse --short HEAD)"
+
+step "manifestdiff: what the promotion does to the rendered manifests (offline Helm renders, per resource)"
+run "$bin/manifestdiff" --base HEAD~1 --head HEAD --cache-dir "$work/cache"
+echo
+run "$bin/manifestdiff" --base HEAD~1 --head HEAD --cache-dir "$work/cache" --format markdown --output "$work/mr-note.md"
+echo "the merge request note starts like this:"
+head -12 "$work/mr-note.md"
 
 step "running it again is a no-op (exit 0)"
 run "$bin/promote" apply --from qa --to preprod --push

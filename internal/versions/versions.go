@@ -80,6 +80,9 @@ func Read(path string, data []byte, comps []config.Component) (*File, error) {
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
+	if err := noDuplicateKeys(root); err != nil {
+		return nil, fmt.Errorf("reading %s: %w: %w", path, err, ErrParse)
+	}
 	f := &File{Path: path}
 	for _, c := range comps {
 		comp := Component{Key: c.Key, Chart: c.Chart}
@@ -120,6 +123,30 @@ func lookup(n *yaml.Node, path []string) *yaml.Node {
 		n = next
 	}
 	return resolveAlias(n)
+}
+
+// noDuplicateKeys rejects a mapping that repeats a key: YAML forbids it,
+// and readers disagree about which value wins.
+func noDuplicateKeys(n *yaml.Node) error {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode && seen[k.Value] {
+				return fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
+			}
+			seen[k.Value] = true
+		}
+	}
+	for _, c := range n.Content {
+		if err := noDuplicateKeys(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {

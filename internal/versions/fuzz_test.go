@@ -1,0 +1,38 @@
+package versions
+
+import "testing"
+
+// FuzzRead: any versions file reads or fails cleanly; a field read from
+// it is found again by Lookup with the same value.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(prodYAML))
+	f.Add([]byte(preprodYAML))
+	f.Add([]byte("backup: {chartVersion: 1.0.0, imageTag: *x}\n"))
+	f.Add([]byte("dlt-node:\n  backend: [1, 2]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Read("v.yaml", data, comps)
+		if err != nil {
+			return
+		}
+		for i, c := range file.Components {
+			for _, fld := range c.Fields {
+				path := append(append([]string{}, comps[i].Path...), fld.Key)
+				if v, ok := Lookup(data, path); ok && v != fld.Value {
+					t.Fatalf("%v: Read says %q, Lookup says %q", path, fld.Value, v)
+				}
+			}
+		}
+	})
+}
+
+// FuzzCheckPinned never panics on any value.
+func FuzzCheckPinned(f *testing.F) {
+	for _, s := range []string{"1.2.3", "v1.2.3-rc.1+b", "latest", "^1", "1.x", "sha256:", ""} {
+		f.Add("chartVersion", s)
+		f.Add("imageTag", s)
+	}
+	f.Fuzz(func(t *testing.T, key, value string) {
+		_ = CheckPinned(key, value)
+		_ = CheckUpgrade("c", value, key)
+	})
+}
