@@ -84,7 +84,7 @@ func TestPushConflictNamesFieldAndAuthor(t *testing.T) {
 	if got := gitRun(t, f.Remote, "rev-parse", "main"); got != theirs {
 		t.Errorf("remote moved to %s", got)
 	}
-	if n := strings.Count(r.errOut, "promote: "); n != 1 {
-		t.Errorf("want exactly one error line, got %d: %q", n, r.errOut)
+	if n := strings.Count(r.errOut, "field changed concurrently"); n != 1 {
+		t.Errorf("want the error on exactly one line, got %d: %q", n, r.errOut)
 	}
 }

@@ -141,15 +141,6 @@ func runInit(repo *git.Repo, ios *ioStreams) error {
 	return nil
 }
 
-func logger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey {
-			return slog.Attr{}
-		}
-		return a
-	}}))
-}
-
 func orDot(s string) string {
 	if s == "" {
 		return "."
