@@ -45,16 +45,15 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	for _, e := range o.envs {
-		if err := cfg.CheckEnv(e); err != nil {
-			return fmt.Errorf("--env: %w", err)
-		}
+	envs, err := cfg.SelectEnvs(o.envs)
+	if err != nil {
+		return fmt.Errorf("--env: %w", err)
 	}
 	client, err := chartClient(o, getenv)
 	if err != nil {
 		return err
 	}
-	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: o.envs, Charts: client}
+	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client}
 	if ios.Progress {
 		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d", done, total) }
 	}

@@ -99,14 +99,9 @@ func warnDirtySource(repo *git.Repo, path string, log *slog.Logger) {
 }
 
 func runCheck(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) error {
-	envs := o.envs
-	if len(envs) == 0 {
-		envs = cfg.Environments
-	}
-	for _, e := range envs {
-		if err := cfg.CheckEnv(e); err != nil {
-			return fmt.Errorf("--env: %w", err)
-		}
+	envs, err := cfg.SelectEnvs(o.envs)
+	if err != nil {
+		return fmt.Errorf("--env: %w", err)
 	}
 	findings := promote.Check(os.DirFS(repo.Root()), cfg, envs)
 	if err := writeFindings(ios, o, envs, findings); err != nil {

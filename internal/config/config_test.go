@@ -71,3 +71,20 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestSelectEnvs(t *testing.T) {
+	c, err := Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.SelectEnvs([]string{"prod", "qa", "prod", "qa"})
+	if err != nil || !cmp.Equal(got, []string{"prod", "qa"}) {
+		t.Errorf("SelectEnvs = %v, %v; want [prod qa]", got, err)
+	}
+	if all, _ := c.SelectEnvs(nil); !cmp.Equal(all, []string{"qa", "preprod", "prod"}) {
+		t.Errorf("default = %v", all)
+	}
+	if _, err := c.SelectEnvs([]string{"staging"}); err == nil || !strings.Contains(err.Error(), `unknown environment "staging"`) {
+		t.Errorf("unknown env: %v", err)
+	}
+}

@@ -49,3 +49,22 @@ func (c *Config) ComponentByChart(chart string) (Component, bool) {
 	}
 	return Component{}, false
 }
+
+// SelectEnvs validates the environments a user asked for, drops repeats
+// (scripts build such lists from variables) keeping first-seen order, and
+// defaults to every configured environment.
+func (c *Config) SelectEnvs(envs []string) ([]string, error) {
+	if len(envs) == 0 {
+		return slices.Clone(c.Environments), nil
+	}
+	var out []string
+	for _, e := range envs {
+		if err := c.CheckEnv(e); err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}

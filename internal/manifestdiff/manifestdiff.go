@@ -62,9 +62,9 @@ type pair struct {
 // any app failed to render; other errors mean no report at all.
 func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	rep := report.Report{Base: d.Base.Name, Head: d.Head.Name}
-	envs := d.Envs
-	if len(envs) == 0 {
-		envs = d.Config.Environments
+	envs, err := d.Config.SelectEnvs(d.Envs)
+	if err != nil {
+		return rep, err
 	}
 	var pairs []*pair
 	for _, env := range envs {

@@ -1,0 +1,177 @@
+package manifestdiff
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+// auditApp is a multi-source Application: a repository chart whose value
+// files come from this repository through a `$cfg` ref, one of them
+// missing but optional, plus valuesObject and a parameter that must win
+// over the files, as in Argo CD.
+const auditApp = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ledger-audit-prod, namespace: argocd}
+spec:
+  project: ledger-prod
+  sources:
+  - repoURL: http://127.0.0.1:8879
+    chart: ledger-api
+    targetRevision: 1.3.0
+    helm:
+      releaseName: audit
+      ignoreMissingValueFiles: true
+      valueFiles: [$cfg/versions/prod.yaml, $cfg/envs/prod/common.yaml, $cfg/envs/prod/audit/values.yaml, $cfg/envs/prod/audit/absent.yaml]
+      valuesObject: {api: {database: {host: audit-db.internal}}}
+      parameters: [{name: api.nodeId, value: "007", forceString: true}]
+  - repoURL: https://gitlab.example.com/platform/ledger-fleet.git
+    targetRevision: main
+    ref: cfg
+  destination: {server: https://kubernetes.default.svc, namespace: ledger-audit}
+`
+
+func TestMultiSourceValueRefs(t *testing.T) {
+	base := exampleFleet(t)
+	withApp := derive(t, base).
+		write("argocd/prod/app-audit.yaml", auditApp).
+		write("envs/prod/audit/values.yaml", "api: {logLevel: debug}\n")
+
+	// Added: the whole Deployment shows, built from every value source.
+	rep, _, err := run(t, base, withApp.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := findApp(t, rep, "prod", "ledger-audit-prod")
+	var dep string
+	for _, r := range added.Resources {
+		if r.Kind == "Deployment" {
+			dep = r.Diff
+			if r.Name != "audit" || r.Namespace != "ledger-audit" {
+				t.Errorf("Deployment %s/%s, want ledger-audit/audit (releaseName, destination)", r.Namespace, r.Name)
+			}
+		}
+	}
+	for _, want := range []string{"+              value: \"007\"", "+              value: debug", "+              value: audit-db.internal",
+		"+          image: registry.example.com/ledger/api:v3.1.0"} {
+		if !strings.Contains(dep, want) {
+			t.Errorf("added Deployment lacks %q:\n%s", want, dep)
+		}
+	}
+
+	// Changed: a file reached only through $cfg is an input.
+	edited := derive(t, withApp.m).edit("envs/prod/audit/values.yaml", "logLevel: debug", "logLevel: error")
+	rep, f, err := run(t, withApp.m, edited.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"prod/ledger-audit-prod": "changed"}, statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]int{"ledger-api@1.3.0": 3}, f.counts()); diff != "" {
+		t.Errorf("fetches (-want +got):\n%s", diff)
+	}
+	for _, r := range findApp(t, rep, "prod", "ledger-audit-prod").Resources {
+		wantChanged := r.Kind == "Deployment"
+		if (r.Status == "changed") != wantChanged ||
+			wantChanged && !strings.Contains(r.Diff, "-              value: debug\n+              value: error\n") {
+			t.Errorf("%s %s:\n%s\nwant only the Deployment's LOG_LEVEL changed", r.Kind, r.Status, r.Diff)
+		}
+	}
+
+	// A ref to another repository cannot be read offline: error, naming it.
+	other := derive(t, withApp.m).edit("argocd/prod/app-audit.yaml",
+		"repoURL: https://gitlab.example.com/platform/ledger-fleet.git", "repoURL: https://gitlab.example.com/platform/secrets.git")
+	rep, _, err = run(t, withApp.m, other.m, 0)
+	if a := findApp(t, rep, "prod", "ledger-audit-prod"); err == nil || a.Status != report.StatusError ||
+		!strings.Contains(a.Error, "https://gitlab.example.com/platform/secrets.git") || !strings.Contains(a.Error, "env prod") {
+		t.Errorf("Run error %v; app %s %q: want error naming the other repository", err, a.Status, a.Error)
+	} else {
+		t.Logf("error: %s", a.Error)
+	}
+}
+
+// The app-of-apps' directory source renders the Argo CD manifests, so a
+// sync policy edit changes it and nothing else (the gateway app's render
+// inputs exclude syncPolicy); a kustomize source is reported as not
+// rendered, never dropped.
+func TestDirectoryAndKustomizeSources(t *testing.T) {
+	base := exampleFleet(t)
+	head := derive(t, base).
+		edit("argocd/qa/app-gateway.yaml", "automated: {prune: true, selfHeal: true}", "automated: {prune: false}").
+		write("envs/qa/overlay/kustomization.yaml", "resources: [cm.yaml]\n").
+		write("envs/qa/overlay/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: overlay}\n").
+		write("argocd/qa/app-overlay.yaml", `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ledger-overlay-qa, namespace: argocd}
+spec:
+  project: ledger-qa
+  source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/overlay}
+  destination: {server: https://kubernetes.default.svc, namespace: ledger-overlay}
+`)
+	rep, f, err := run(t, base, head.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{}, f.counts()); diff != "" {
+		t.Errorf("fetches (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"qa/ledger-root-qa": "changed", "qa/ledger-overlay-qa": "added"},
+		statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	var got []string
+	for _, r := range findApp(t, rep, "qa", "ledger-root-qa").Resources {
+		got = append(got, string(r.Status)+" "+r.Kind+" "+r.Namespace+"/"+r.Name)
+	}
+	want := []string{
+		"added Application argocd/ledger-overlay-qa",
+		"changed Application argocd/ledger-gateway-qa",
+		"unchanged ApplicationSet argocd/ledger-api-qa",
+		"unchanged ApplicationSet argocd/ledger-worker-qa",
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("app-of-apps resources (-want +got):\n%s", diff)
+	}
+	k := findApp(t, rep, "qa", "ledger-overlay-qa")
+	if k.NotRendered != "kustomize source envs/qa/overlay not rendered" || len(k.Resources) != 0 {
+		t.Errorf("kustomize app: notRendered %q, %d resources", k.NotRendered, len(k.Resources))
+	}
+}
+
+// Progress counts every render once, up to the total.
+func TestProgress(t *testing.T) {
+	base := exampleFleet(t)
+	head := derive(t, base).edit("envs/qa/common.yaml", "queue: ledger-qa", "queue: ledger-qa-2")
+	cfg, err := config.Parse(base[config.FileName].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var calls [][2]int
+	d := &Diff{Config: cfg, Charts: newFetcher(), Base: Side{Name: "b", FS: base}, Head: Side{Name: "h", FS: head.m},
+		Progress: func(done, total int) {
+			mu.Lock()
+			calls = append(calls, [2]int{done, total})
+			mu.Unlock()
+		}}
+	if _, err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Six qa node apps read common.yaml: three renders each.
+	var want [][2]int
+	for i := 1; i <= 18; i++ {
+		want = append(want, [2]int{i, 18})
+	}
+	if diff := cmp.Diff(want, calls); diff != "" {
+		t.Errorf("progress calls (-want +got):\n%s", diff)
+	}
+}
