@@ -37,6 +37,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	base, head, err := resolveSides(repo, o, getenv)
 	if err != nil {
 		return err

@@ -23,9 +23,9 @@ import (
 // only when a process test asks for it, so that `go test -run X` of an
 // in-process test does not pay for a link.
 var built struct {
-	once       sync.Once
-	dir, path  string
-	err        error
+	once      sync.Once
+	dir, path string
+	err       error
 }
 
 func TestMain(m *testing.M) {

@@ -37,6 +37,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	if o.verb == "init" {
 		return runInit(repo, ios)
 	}

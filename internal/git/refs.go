@@ -84,8 +84,10 @@ func (r *Repo) casRef(name, refPath string, old, new plumbing.Hash) (err error) 
 	if _, err := f.WriteString(new.String() + "\n"); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("updating %s: %w", name, err)
+	if r.fsync {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("updating %s: %w", name, err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)

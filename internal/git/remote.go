@@ -126,6 +126,10 @@ var rejectionMarkers = []string{
 	"incorrect old value provided",
 	"failed to lock",
 	"cannot lock ref",
+	// git's receive-pack when another push updated the ref between its
+	// advertisement and our update (the lock detail goes to side-band):
+	// the compare-and-swap retry is the right answer here too.
+	"failed to update ref",
 }
 
 func isRejection(err error) bool {

@@ -17,9 +17,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Sentinel errors callers branch on.
@@ -43,9 +48,11 @@ var (
 // Repo is a git repository with a work tree.
 type Repo struct {
 	repo      *gogit.Repository
+	storage   *filesystem.Storage
 	root      string // work tree root
 	gitDir    string // .git dir, or worktrees/<name> for linked work trees
 	commonDir string // where refs, objects and packed-refs live
+	fsync     bool   // sync refs and work-tree files before renaming them
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git
@@ -63,11 +70,37 @@ func Open(dir string) (*Repo, error) {
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		commonDir = resolveFrom(gitDir, strings.TrimSpace(string(b)))
 	}
-	repo, err := gogit.PlainOpenWithOptions(root, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
+	// Keeping pack descriptors open matters: by default go-git reopens the
+	// packfile for every object it reads (61 opens for one promotion).
+	var dot billy.Filesystem = osfs.New(gitDir)
+	if commonDir != gitDir {
+		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(commonDir))
+	}
+	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: 16})
+	repo, err := gogit.Open(st, osfs.New(root))
 	if err != nil {
 		return nil, fmt.Errorf("opening repository %s: %w", root, err)
 	}
-	return &Repo{repo: repo, root: root, gitDir: gitDir, commonDir: commonDir}, nil
+	return &Repo{repo: repo, storage: st, root: root, gitDir: gitDir, commonDir: commonDir, fsync: wantsFsync(repo)}, nil
+}
+
+// Close releases the packfile descriptors the repository keeps open.
+func (r *Repo) Close() error { return r.storage.Close() }
+
+// wantsFsync follows git: by default git (2.39) syncs neither refs nor
+// work-tree files, relying on rename for atomicity, which is what a killed
+// process needs. A repository that sets core.fsync (other than "none") or
+// core.fsyncObjectFiles asks for durability across power loss too.
+func wantsFsync(repo *gogit.Repository) bool {
+	cfg, err := repo.Config()
+	if err != nil || cfg.Raw == nil {
+		return false
+	}
+	core := cfg.Raw.Section("core")
+	if v := strings.TrimSpace(core.Option("fsync")); v != "" && v != "none" {
+		return true
+	}
+	return strings.EqualFold(core.Option("fsyncObjectFiles"), "true")
 }
 
 // findGitDir walks up from dir to the first directory holding .git, which

@@ -138,7 +138,7 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
-	if err := writeFileAtomic(full, content, mode); err != nil {
+	if err := writeFileAtomic(full, content, mode, r.fsync); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
 	fi, err = os.Lstat(full)
@@ -148,9 +148,9 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 	return fi, nil
 }
 
-// writeFileAtomic replaces full with content via a synced temporary file
-// in the same directory and a rename.
-func writeFileAtomic(full string, content []byte, mode fs.FileMode) (err error) {
+// writeFileAtomic replaces full with content via a temporary file in the
+// same directory and a rename (synced first when sync is set).
+func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync bool) (err error) {
 	dir := filepath.Dir(full)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -171,8 +171,10 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode) (err error) 
 	if err := f.Chmod(mode); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if sync {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err

@@ -64,6 +64,7 @@ func (a *Apply) recoverInterrupted() error {
 	for _, l := range j.Locks {
 		os.Remove(l)
 	}
+	a.removeTempFiles(j.Files)
 	head, err := a.Repo.Head()
 	if err != nil {
 		return err
@@ -97,6 +98,19 @@ func (a *Apply) finishWorktree(j journal) error {
 		return nil
 	}
 	return a.Repo.WriteWorktree(writes)
+}
+
+// removeTempFiles deletes the temporary files a killed work-tree write
+// leaves next to the files it replaces, so that no `git add -A` ever
+// commits one.
+func (a *Apply) removeTempFiles(files []string) {
+	for _, f := range files {
+		full := filepath.Join(a.Repo.Root(), filepath.FromSlash(f))
+		tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(full), "."+filepath.Base(full)+".tmp-*"))
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}
 }
 
 // processAlive reports whether pid runs; EPERM means it does, as another user.
