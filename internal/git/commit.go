@@ -41,6 +41,8 @@ func (r *Repo) CommitFiles(parent plumbing.Hash, files map[string][]byte, msg st
 		}
 		parents, parentTree = []plumbing.Hash{parent}, c.TreeHash
 	}
+	r.batch = &objectBatch{hashes: map[plumbing.Hash]bool{}}
+	defer func() { r.batch = nil }()
 	tree, err := r.writeTree(parentTree, "", root)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -61,6 +63,9 @@ func (r *Repo) CommitFiles(parent plumbing.Hash, files map[string][]byte, msg st
 	h, err := r.store(c)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("writing commit: %w", err)
+	}
+	if err := r.flushBatch(r.batch); err != nil {
+		return plumbing.ZeroHash, err
 	}
 	return h, nil
 }
@@ -198,6 +203,10 @@ func (r *Repo) store(o encoder) (plumbing.Hash, error) {
 // sibling's loose object would only cost I/O.
 func (r *Repo) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 	if r.repo.Storer.HasEncodedObject(obj.Hash()) == nil {
+		return obj.Hash(), nil
+	}
+	if r.batch != nil {
+		r.batch.add(obj)
 		return obj.Hash(), nil
 	}
 	return r.repo.Storer.SetEncodedObject(obj)

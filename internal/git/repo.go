@@ -53,6 +53,7 @@ type Repo struct {
 	gitDir    string // .git dir, or worktrees/<name> for linked work trees
 	commonDir string // where refs, objects and packed-refs live
 	fsync     bool   // sync refs and work-tree files before renaming them
+	batch     *objectBatch
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git
