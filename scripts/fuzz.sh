@@ -9,6 +9,6 @@ for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
     echo "== $pkg $target ($time)"
-    go test -run='^$' -fuzz="^${target}\$" -fuzztime="$time" "$pkg"
+    go test -run='^$' -fuzz="^${target}\$" -fuzztime="$time" -fuzzminimizetime=3s "$pkg"
   done
 done

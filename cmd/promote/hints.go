@@ -19,6 +19,7 @@ var hints = []struct {
 	{promote.ErrDirty, "commit or stash them first"},
 	{promote.ErrChartMissing, "publish the chart first, or re-run with --skip-chart-check"},
 	{promote.ErrConflict, "re-run to promote on top of the new values"},
+	{promote.ErrOrdering, "fix the ordering, or re-run with --ignore-ordering"},
 }
 
 // message folds err into one line and appends the matching hint.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -24,17 +25,24 @@ type options struct {
 	allowDowngrade bool
 	skipChartCheck bool
 	forcePath      bool
+	ignoreOrdering bool
 	args           []string // pin's KEY=VALUE
 }
 
 const usageText = `usage:
   promote plan  --from SRC --to DST [--only C1,C2] [--repo DIR] [--output text|json] [--force-path]
+                [--ignore-ordering]
   promote apply --from SRC --to DST [--only ...] [--repo DIR] [--push] [--remote origin] [--branch main]
-                [--allow-downgrade] [--skip-chart-check] [--force-path] [--output text|json]
+                [--allow-downgrade] [--skip-chart-check] [--force-path] [--ignore-ordering]
+                [--output text|json]
   promote pin   --env ENV KEY=VALUE... [--repo DIR] [--push] [--remote origin] [--branch main]
                 [--allow-downgrade] [--skip-chart-check] [--output text|json]
   promote check [--env ENV]... [--repo DIR] [--output text|json]
+  promote waves [--env ENV]... [--repo DIR] [--output markdown|json]
   promote init  [--repo DIR]
+
+plan and apply refuse a target environment with ordering findings (see
+check); --ignore-ordering overrides that and says so in the commit.
 
 Tokens come from the environment only: GIT_TOKEN or GITLAB_TOKEN (HTTPS push),
 HELM_REPO_USERNAME / HELM_REPO_PASSWORD (chart repository look-ups).
@@ -46,11 +54,11 @@ func parseArgs(args []string) (*options, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("no command given: %w", errUsage)
 	}
-	o := &options{verb: args[0], output: "text", remote: "origin", branch: "main"}
+	o := &options{verb: args[0], remote: "origin", branch: "main"}
 	fs := flag.NewFlagSet("promote "+o.verb, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.repo, "repo", "", "repository work tree (default: the enclosing one)")
-	fs.StringVar(&o.output, "output", "text", "text or json")
+	fs.StringVar(&o.output, "output", "", "text or json (waves: markdown or json)")
 	var only string
 	switch o.verb {
 	case "plan", "apply":
@@ -58,13 +66,14 @@ func parseArgs(args []string) (*options, error) {
 		fs.StringVar(&o.to, "to", "", "target environment")
 		fs.StringVar(&only, "only", "", "comma-separated components")
 		fs.BoolVar(&o.forcePath, "force-path", false, "allow any source environment")
+		fs.BoolVar(&o.ignoreOrdering, "ignore-ordering", false, "promote despite ordering findings in the target")
 		if o.verb == "apply" {
 			commitFlags(fs, o)
 		}
 	case "pin":
 		fs.StringVar(&o.env, "env", "", "environment to pin")
 		commitFlags(fs, o)
-	case "check":
+	case "check", "waves":
 		fs.Func("env", "environment to check (repeatable; default all)", func(s string) error {
 			o.envs = append(o.envs, s)
 			return nil
@@ -99,8 +108,15 @@ func commitFlags(fs *flag.FlagSet, o *options) {
 }
 
 func (o *options) validate() error {
-	if o.output != "text" && o.output != "json" {
-		return fmt.Errorf("--output must be text or json, not %q: %w", o.output, errUsage)
+	formats := []string{"text", "json"}
+	if o.verb == "waves" {
+		formats = []string{"markdown", "json"}
+	}
+	if o.output == "" {
+		o.output = formats[0]
+	}
+	if !slices.Contains(formats, o.output) {
+		return fmt.Errorf("--output must be %s, not %q: %w", strings.Join(formats, " or "), o.output, errUsage)
 	}
 	need := func(name, v string) error {
 		if v == "" {

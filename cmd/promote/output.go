@@ -133,7 +133,11 @@ func writeFindings(ios *ioStreams, o *options, envs []string, fs []promote.Findi
 		if loc == "" {
 			loc = "(" + f.Env + ")"
 		}
-		fmt.Fprintf(ios.Out, "%s: %s [%s] %s\n", loc, f.Env, f.Rule, f.Message)
+		app := ""
+		if f.App != "" {
+			app = " " + f.App + ":"
+		}
+		fmt.Fprintf(ios.Out, "%s: %s [%s]%s %s\n", loc, f.Env, f.Rule, app, f.Message)
 	}
 	if len(fs) == 0 {
 		fmt.Fprintf(ios.Out, "ok: %s: no findings\n", strings.Join(envs, ", "))

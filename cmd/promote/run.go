@@ -48,6 +48,8 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	switch o.verb {
 	case "check":
 		return runCheck(cfg, repo, o, ios)
+	case "waves":
+		return runWaves(cfg, repo, o, ios)
 	case "plan", "apply", "pin":
 		return runCommit(ctx, cfg, repo, o, ios, getenv)
 	}
@@ -72,7 +74,8 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		req := promote.PinRequest{Env: o.env, Sets: sets, AllowDowngrade: o.allowDowngrade}
 		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPin(fsys, cfg, req) }
 	} else {
-		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath, AllowDowngrade: o.allowDowngrade}
+		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath,
+			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering}
 		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPromotion(fsys, cfg, req) }
 		warnDirtySource(repo, cfg.VersionsPath(o.from), a.Log)
 	}

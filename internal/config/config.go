@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/ordering/ordercfg"
 )
 
 // FileName is the config file's name at the repository root.
@@ -36,6 +38,8 @@ type Config struct {
 	APIVersions []string `yaml:"apiVersions,omitempty"`
 	// Ignore lists field paths manifestdiff leaves out of its diffs.
 	Ignore []string `yaml:"ignore,omitempty"`
+	// Ordering configures the sync-wave and rollout checks.
+	Ordering ordercfg.Config `yaml:"ordering,omitempty"`
 }
 
 // Component maps a key path of the versions file to the Helm chart whose
@@ -47,14 +51,15 @@ type Component struct {
 }
 
 type rawConfig struct {
-	RepoURL      string    `yaml:"repoURL"`
-	Environments []string  `yaml:"environments"`
-	Versions     string    `yaml:"versions"`
-	Manifests    []string  `yaml:"manifests"`
-	Components   yaml.Node `yaml:"components"`
-	KubeVersion  string    `yaml:"kubeVersion"`
-	APIVersions  []string  `yaml:"apiVersions"`
-	Ignore       []string  `yaml:"ignore"`
+	RepoURL      string          `yaml:"repoURL"`
+	Environments []string        `yaml:"environments"`
+	Versions     string          `yaml:"versions"`
+	Manifests    []string        `yaml:"manifests"`
+	Components   yaml.Node       `yaml:"components"`
+	KubeVersion  string          `yaml:"kubeVersion"`
+	APIVersions  []string        `yaml:"apiVersions"`
+	Ignore       []string        `yaml:"ignore"`
+	Ordering     ordercfg.Config `yaml:"ordering"`
 }
 
 type rawComponent struct {
@@ -85,6 +90,7 @@ func Parse(data []byte) (*Config, error) {
 	c := &Config{
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
+		Ordering: raw.Ordering,
 	}
 	comps, err := parseComponents(&raw.Components)
 	if err != nil {
@@ -176,6 +182,9 @@ func (c *Config) validate() error {
 	}
 	if len(c.Components) == 0 {
 		return invalid(0, "components: at least one is required")
+	}
+	if err := c.Ordering.Validate(c.Environments); err != nil {
+		return invalid(0, "%v", err)
 	}
 	keys := map[string]bool{}
 	for _, comp := range c.Components {

@@ -88,3 +88,18 @@ func TestSelectEnvs(t *testing.T) {
 		t.Errorf("unknown env: %v", err)
 	}
 }
+
+func TestOrderingSection(t *testing.T) {
+	c, err := Parse([]byte(good + "ordering:\n  manualSync: [preprod, prod]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Ordering.IsManualSync("prod") || c.Ordering.IsManualSync("qa") {
+		t.Errorf("manualSync = %v", c.Ordering.ManualSync)
+	}
+	for _, bad := range []string{"ordering:\n  manual: [prod]\n", "ordering:\n  manualSync: [staging]\n"} {
+		if _, err := Parse([]byte(good + bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

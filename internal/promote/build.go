@@ -11,8 +11,12 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
-// ErrPolicy marks a plan refused by policy (unpinned, downgrade, path).
-var ErrPolicy = errors.New("refused by policy")
+var (
+	// ErrPolicy marks a plan refused by policy (unpinned, downgrade, path).
+	ErrPolicy = errors.New("refused by policy")
+	// ErrOrdering marks a target environment with ordering findings.
+	ErrOrdering = errors.New("ordering checks failed")
+)
 
 // PromoteRequest describes a promotion from one environment to the next.
 type PromoteRequest struct {
@@ -20,6 +24,7 @@ type PromoteRequest struct {
 	Only           []string
 	ForcePath      bool
 	AllowDowngrade bool
+	IgnoreOrdering bool
 }
 
 // BuildPromotion plans promoting every in-scope component field of From
@@ -74,10 +79,36 @@ func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, 
 		return nil, fmt.Errorf("%s: %w: %w", strings.Join(problems, "; "), versions.ErrDowngrade, ErrPolicy)
 	}
 	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only}
+	if err := checkOrdering(fsys, cfg, req, p); err != nil {
+		return nil, err
+	}
 	if err := build(fsys, cfg, req.To, sets, p); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// checkOrdering refuses to promote into an environment whose sync waves,
+// dependencies or sync policies are wrong: the promotion would deploy in
+// the wrong order. --ignore-ordering records the override in the plan.
+func checkOrdering(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) error {
+	found := orderingFindings(fsys, cfg, req.To)
+	if len(found) == 0 {
+		return nil
+	}
+	if req.IgnoreOrdering {
+		p.OrderingIgnored = len(found)
+		return nil
+	}
+	var items []string
+	for _, f := range found {
+		if len(items) == 3 {
+			items = append(items, fmt.Sprintf("and %d more (see promote check --env %s)", len(found)-3, req.To))
+			break
+		}
+		items = append(items, fmt.Sprintf("%s %s: %s", f.Rule, f.App, f.Message))
+	}
+	return fmt.Errorf("%s has %d ordering finding(s): %s: %w", req.To, len(found), strings.Join(items, "; "), ErrOrdering)
 }
 
 func readVersions(fsys fs.FS, cfg *config.Config, env string) (*versions.File, error) {

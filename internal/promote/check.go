@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/ordering"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -29,6 +31,7 @@ type Finding struct {
 	File      string `json:"file,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Component string `json:"component,omitempty"`
+	App       string `json:"app,omitempty"`
 	Message   string `json:"message"`
 }
 
@@ -38,9 +41,26 @@ func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 	var out []Finding
 	for _, env := range envs {
 		out = append(out, checkEnv(fsys, cfg, env)...)
+		out = append(out, orderingFindings(fsys, cfg, env)...)
 	}
 	return out
 }
+
+// orderingFindings are the sync-wave, dependency, RollingSync, sync-policy
+// and parity findings of env (see internal/ordering).
+func orderingFindings(fsys fs.FS, cfg *config.Config, env string) []Finding {
+	fs, err := ordering.CheckRepo(fsys, cfg, cfg.Ordering, env)
+	if err != nil {
+		return []Finding{{Env: env, Rule: RuleManifestUnreadable, Message: oneLine(err.Error())}}
+	}
+	out := make([]Finding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, Finding{Env: f.Env, Rule: f.Rule, File: f.File, Line: f.Line, App: f.App, Message: f.Message})
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func checkEnv(fsys fs.FS, cfg *config.Config, env string) []Finding {
 	var out []Finding

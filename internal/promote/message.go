@@ -31,6 +31,9 @@ func (p *Plan) Message(fromCommit string) string {
 		fmt.Fprintf(&b, "Pinned-On: %s\n", fromCommit)
 	}
 	fmt.Fprintf(&b, "Promote-Components: %s\n", strings.Join(p.Components(), ", "))
+	if p.OrderingIgnored > 0 {
+		fmt.Fprintf(&b, "Ordering-Ignored: %d finding(s), --ignore-ordering\n", p.OrderingIgnored)
+	}
 	return b.String()
 }
 

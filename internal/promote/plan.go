@@ -72,6 +72,8 @@ type Plan struct {
 	Old    map[string][]byte
 	New    map[string][]byte
 	Charts []ChartRef // chart versions the plan pins, to verify in their repositories
+	// OrderingIgnored counts ordering findings overridden by --ignore-ordering.
+	OrderingIgnored int
 }
 
 // ChartRef is a chart version that must exist before it is pinned.

@@ -17,7 +17,7 @@ var ErrConflict = errors.New("field changed concurrently")
 // edited) or already hold the new one (it is skipped); anything else is
 // an ErrConflict naming the field.
 func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
-	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts,
+	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts, OrderingIgnored: old.OrderingIgnored,
 		Old: map[string][]byte{}, New: map[string][]byte{}}
 	files := map[string][]byte{}
 	for _, e := range old.Edits {
