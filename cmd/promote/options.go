@@ -26,16 +26,17 @@ type options struct {
 	skipChartCheck bool
 	forcePath      bool
 	ignoreOrdering bool
+	mergeRequest   bool
 	args           []string // pin's KEY=VALUE
 }
 
 const usageText = `usage:
   promote plan  --from SRC --to DST [--only C1,C2] [--repo DIR] [--output text|json] [--force-path]
                 [--ignore-ordering]
-  promote apply --from SRC --to DST [--only ...] [--repo DIR] [--push] [--remote origin] [--branch main]
+  promote apply --from SRC --to DST [--only ...] [--repo DIR] [--push | --merge-request] [--remote origin] [--branch main]
                 [--allow-downgrade] [--skip-chart-check] [--force-path] [--ignore-ordering]
                 [--output text|json]
-  promote pin   --env ENV KEY=VALUE... [--repo DIR] [--push] [--remote origin] [--branch main]
+  promote pin   --env ENV KEY=VALUE... [--repo DIR] [--push | --merge-request] [--remote origin] [--branch main]
                 [--allow-downgrade] [--skip-chart-check] [--output text|json]
   promote check [--env ENV]... [--repo DIR] [--output text|json]
   promote waves [--env ENV]... [--repo DIR] [--output markdown|json]
@@ -46,6 +47,7 @@ check); --ignore-ordering overrides that and says so in the commit.
 
 Tokens come from the environment only: GIT_TOKEN or GITLAB_TOKEN (HTTPS push),
 HELM_REPO_USERNAME / HELM_REPO_PASSWORD (chart repository look-ups).
+--merge-request also needs CI_API_V4_URL, CI_PROJECT_ID and GITLAB_TOKEN (api scope).
 `
 
 // parseArgs parses a verb and its flags; flags and KEY=VALUE arguments may
@@ -101,6 +103,7 @@ func parseArgs(args []string) (*options, error) {
 
 func commitFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.push, "push", false, "push the commit")
+	fs.BoolVar(&o.mergeRequest, "merge-request", false, "push to a promotion branch and open or update its GitLab merge request")
 	fs.StringVar(&o.remote, "remote", "origin", "remote to push to")
 	fs.StringVar(&o.branch, "branch", "main", "remote branch to push to")
 	fs.BoolVar(&o.allowDowngrade, "allow-downgrade", false, "allow chartVersion to go down")
@@ -117,6 +120,9 @@ func (o *options) validate() error {
 	}
 	if !slices.Contains(formats, o.output) {
 		return fmt.Errorf("--output must be %s, not %q: %w", strings.Join(formats, " or "), o.output, errUsage)
+	}
+	if o.push && o.mergeRequest {
+		return fmt.Errorf("--push and --merge-request are mutually exclusive: %w", errUsage)
 	}
 	need := func(name, v string) error {
 		if v == "" {

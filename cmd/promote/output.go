@@ -38,21 +38,26 @@ type editJSON struct {
 	New       string `json:"new"`
 }
 
+func toJSON(o *options, res *promote.Result) resultJSON {
+	p := res.Plan
+	out := resultJSON{Verb: o.verb, From: p.From, To: p.To, Base: res.Base, UpToDate: res.UpToDate,
+		Changes: nonNil(p.Rows), Notes: nonNil(p.Notes), Diff: p.Diff(), Commit: res.Commit, Pushed: res.Pushed,
+		Attempts: res.Attempts, Edits: []editJSON{}}
+	if o.push || o.mergeRequest {
+		out.Remote, out.Branch = res.Remote, res.Branch
+	}
+	for _, e := range p.Edits {
+		out.Edits = append(out.Edits, editJSON{File: e.File, Line: e.Line, Component: e.Component, Key: e.Key, Old: e.Old, New: e.New})
+	}
+	return out
+}
+
 func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
 	p := res.Plan
 	if o.output == "json" {
-		out := resultJSON{Verb: o.verb, From: p.From, To: p.To, Base: res.Base, UpToDate: res.UpToDate,
-			Changes: nonNil(p.Rows), Notes: nonNil(p.Notes), Diff: p.Diff(), Commit: res.Commit, Pushed: res.Pushed,
-			Attempts: res.Attempts, Edits: []editJSON{}}
-		if o.push {
-			out.Remote, out.Branch = res.Remote, res.Branch
-		}
-		for _, e := range p.Edits {
-			out.Edits = append(out.Edits, editJSON{File: e.File, Line: e.Line, Component: e.Component, Key: e.Key, Old: e.Old, New: e.New})
-		}
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return enc.Encode(toJSON(o, res))
 	}
 	w := ios.Out
 	if p.From != "" {
@@ -72,7 +77,7 @@ func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
 	case o.verb == "plan":
 		fmt.Fprintln(w)
 		writeDiff(w, p.Diff(), ios.Color)
-	case res.Commit != "":
+	case res.Commit != "" && !o.mergeRequest:
 		fmt.Fprintf(w, "committed %s: %d files\n", short(res.Commit), len(p.New))
 		if res.Pushed {
 			fmt.Fprintf(w, "pushed to %s/%s (attempts: %d)\n", res.Remote, res.Branch, res.Attempts)

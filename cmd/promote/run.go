@@ -62,13 +62,14 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		a.Charts = &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
 			UserAgent: "gitops-promote"}
 	}
-	if o.push {
+	if o.push || o.mergeRequest {
 		a.Token = firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN"))
 	}
 	var build promote.BuildFunc
+	var sets []promote.KeyValue
 	if o.verb == "pin" {
-		sets, err := promote.ParseKeyValues(o.args)
-		if err != nil {
+		var err error
+		if sets, err = promote.ParseKeyValues(o.args); err != nil {
 			return err
 		}
 		req := promote.PinRequest{Env: o.env, Sets: sets, AllowDowngrade: o.allowDowngrade}
@@ -78,6 +79,9 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering}
 		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPromotion(fsys, cfg, req) }
 		warnDirtySource(repo, cfg.VersionsPath(o.from), a.Log)
+	}
+	if o.mergeRequest {
+		return runMergeRequest(ctx, a, o, ios, getenv, build, sets)
 	}
 	var res *promote.Result
 	var err error

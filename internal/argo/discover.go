@@ -30,7 +30,7 @@ func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("env %s: %w", env, err)
 	}
-	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}}
+	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{}}
 	for _, f := range files {
 		if err := d.file(f); err != nil {
 			return nil, fmt.Errorf("env %s: %w", env, err)
@@ -46,6 +46,9 @@ type discovery struct {
 	env  string
 	apps []App
 	seen map[string]App // by name: Argo CD refuses two apps of one name
+	// globs caches git directory generator matches: every ApplicationSet
+	// of an env usually asks for the same pattern.
+	globs map[string][]string
 }
 
 // manifestFiles expands globs into a sorted, duplicate-free file list.

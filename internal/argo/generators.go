@@ -13,13 +13,15 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+type rawDir struct {
+	Path    string `yaml:"path"`
+	Exclude bool   `yaml:"exclude"`
+}
+
 type rawGit struct {
-	RepoURL     string `yaml:"repoURL"`
-	Directories []struct {
-		Path    string `yaml:"path"`
-		Exclude bool   `yaml:"exclude"`
-	} `yaml:"directories"`
-	Files []struct {
+	RepoURL     string   `yaml:"repoURL"`
+	Directories []rawDir `yaml:"directories"`
+	Files       []struct {
 		Path    string `yaml:"path"`
 		Exclude bool   `yaml:"exclude"`
 	} `yaml:"files"`
@@ -41,7 +43,7 @@ func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, erro
 	var out []map[string]any
 	switch {
 	case g.Directories != nil:
-		dirs, err := allDirs(d.fsys)
+		dirs, err := d.candidateDirs(g.Directories)
 		if err != nil {
 			return nil, err
 		}
@@ -75,21 +77,62 @@ func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, erro
 	return out, nil
 }
 
-// allDirs lists every directory below the root, skipping hidden ones as
-// the repo-server does by default.
-func allDirs(fsys fs.FS) ([]string, error) {
-	var dirs []string
-	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() || p == "." {
-			return err
+// candidateDirs lists the directories the include patterns match. Only
+// the directories a pattern names are read (fs.Glob), never the whole tree:
+// a repository may hold tens of thousands of unrelated files, and every
+// ApplicationSet of every env asks. path.Match only matches paths of the
+// pattern's depth, so this finds exactly what matching every directory
+// would. Hidden directories are skipped, as Argo CD does.
+func (d *discovery) candidateDirs(dirs []rawDir) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, want := range dirs {
+		if want.Exclude {
+			continue
 		}
-		if strings.HasPrefix(e.Name(), ".") {
-			return fs.SkipDir
+		matches, ok := d.globs[want.Path]
+		if !ok {
+			var err error
+			if matches, err = globDirs(d.fsys, want.Path); err != nil {
+				return nil, err
+			}
+			d.globs[want.Path] = matches
 		}
-		dirs = append(dirs, p)
-		return nil
-	})
-	return dirs, err
+		for _, p := range matches {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func globDirs(fsys fs.FS, pattern string) ([]string, error) {
+	matches, err := fs.Glob(fsys, strings.TrimSuffix(pattern, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("git generator directory %q: %w", pattern, err)
+	}
+	var out []string
+	for _, p := range matches {
+		if hidden(p) {
+			continue
+		}
+		if st, err := fs.Stat(fsys, p); err == nil && st.IsDir() {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func hidden(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") && seg != "." {
+			return true
+		}
+	}
+	return false
 }
 
 // pathParams fills the path parameters Argo CD gives a directory (dir) or

@@ -22,6 +22,14 @@ type Signature struct{ Name, Email string }
 // 100644. It returns ErrNoChanges when the result equals parent's tree.
 // Nothing outside the object store is touched: no ref, index or work tree.
 func (r *Repo) CommitFiles(parent plumbing.Hash, files map[string][]byte, msg string, author, committer Signature, when time.Time) (plumbing.Hash, error) {
+	return r.CommitFilesOnto(parent, nil, files, msg, author, committer, when)
+}
+
+// CommitFilesOnto is CommitFiles with extra parents after the first: the
+// tree is still parent's tree plus files. A rebuilt merge request branch
+// takes its previous tip as second parent, so that updating it is a
+// fast-forward and never needs a force push.
+func (r *Repo) CommitFilesOnto(parent plumbing.Hash, extra []plumbing.Hash, files map[string][]byte, msg string, author, committer Signature, when time.Time) (plumbing.Hash, error) {
 	if len(files) == 0 {
 		return plumbing.ZeroHash, ErrNoChanges
 	}
@@ -39,7 +47,7 @@ func (r *Repo) CommitFiles(parent plumbing.Hash, files map[string][]byte, msg st
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		parents, parentTree = []plumbing.Hash{parent}, c.TreeHash
+		parents, parentTree = append([]plumbing.Hash{parent}, extra...), c.TreeHash
 	}
 	r.batch = &objectBatch{hashes: map[plumbing.Hash]bool{}}
 	defer func() { r.batch = nil }()

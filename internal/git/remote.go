@@ -63,6 +63,26 @@ func (r *Repo) Fetch(ctx context.Context, remote, branch string, auth transport.
 	return ref.Hash(), nil
 }
 
+// FetchOptional is Fetch for a branch that may not exist on the remote
+// yet (a merge request branch): ok is false when it does not.
+func (r *Repo) FetchOptional(ctx context.Context, remote, branch string, auth transport.AuthMethod) (tip plumbing.Hash, ok bool, err error) {
+	tracking := plumbing.NewRemoteReferenceName(remote, branch)
+	spec := config.RefSpec("+" + plumbing.NewBranchReferenceName(branch).String() + ":" + tracking.String())
+	err = r.repo.FetchContext(ctx, &gogit.FetchOptions{RemoteName: remote, RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	var noRef gogit.NoMatchingRefSpecError
+	switch {
+	case errors.As(err, &noRef):
+		return plumbing.ZeroHash, false, nil
+	case err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate):
+		return plumbing.ZeroHash, false, r.netError(fmt.Sprintf("fetching %s from %s", branch, remote), err, auth)
+	}
+	ref, err := r.repo.Reference(tracking, true)
+	if err != nil {
+		return plumbing.ZeroHash, false, fmt.Errorf("reading %s after fetch: %w", tracking, err)
+	}
+	return ref.Hash(), true, nil
+}
+
 // RemoteURL returns remote's first URL without any user or password, for
 // messages.
 func (r *Repo) RemoteURL(remote string) (string, error) {

@@ -24,6 +24,7 @@ var ErrWouldOverwrite = errors.New("local changes would be overwritten")
 
 // CommitInfo is what messages say about a commit.
 type CommitInfo struct {
+	Tree    plumbing.Hash
 	Parents []plumbing.Hash
 	Author  Signature
 	Subject string
@@ -36,7 +37,7 @@ func (r *Repo) CommitInfo(h plumbing.Hash) (CommitInfo, error) {
 		return CommitInfo{}, err
 	}
 	subject, _, _ := strings.Cut(c.Message, "\n")
-	return CommitInfo{Parents: c.ParentHashes, Author: Signature{Name: c.Author.Name, Email: c.Author.Email}, Subject: subject}, nil
+	return CommitInfo{Tree: c.TreeHash, Parents: c.ParentHashes, Author: Signature{Name: c.Author.Name, Email: c.Author.Email}, Subject: subject}, nil
 }
 
 // SyncTo moves HEAD from `from` to `to` (compare-and-swap) and brings the

@@ -1,0 +1,200 @@
+package promote
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/gitlab"
+)
+
+// MRService opens or updates a merge request (internal/gitlab.Client).
+type MRService interface {
+	UpsertMR(ctx context.Context, spec gitlab.MRSpec) (gitlab.MRResult, error)
+}
+
+// MergeRequest proposes a plan as a merge request instead of pushing it to
+// the target branch, which is protected in most GitLab projects. It builds
+// the plan on the remote target branch's tip and pushes one commit to a
+// branch of its own; the local branch and work tree are not touched.
+type MergeRequest struct {
+	Apply           // repository, chart check, remote, target Branch, token, log
+	GitLab  MRService
+	Project string   // CI_PROJECT_ID: numeric id or group/project path
+	Labels  []string // labels of the merge request
+}
+
+// MRRun is what a merge request run did.
+type MRRun struct {
+	Result
+	SourceBranch string
+	MR           gitlab.MRResult
+}
+
+// BranchFor names the merge request branch of a promotion or a pin.
+func BranchFor(p *Plan, sets []KeyValue) string {
+	if p.Verb == "promote" {
+		return fmt.Sprintf("promote/%s-to-%s", p.From, p.To)
+	}
+	var kv []string
+	for _, s := range sets {
+		kv = append(kv, s.Key+"="+s.Value)
+	}
+	sort.Strings(kv)
+	sum := sha256.Sum256([]byte(strings.Join(kv, "\n")))
+	return fmt.Sprintf("pin/%s-%x", p.To, sum[:4])
+}
+
+// Run fetches the target branch, plans on its tip, pushes the commit to
+// branch(plan) (rebuilt on every run, and a fast-forward of the previous
+// branch tip), and upserts the merge request.
+func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Plan) string) (*MRRun, error) {
+	url, err := m.Repo.RemoteURL(m.Remote)
+	if err != nil {
+		return nil, err
+	}
+	auth, err := git.AuthFor(url, m.Token)
+	if err != nil {
+		return nil, err
+	}
+	max := m.MaxAttempts
+	if max <= 0 {
+		max = DefaultMaxAttempts
+	}
+	for attempt := 1; ; attempt++ {
+		run, err := m.attempt(ctx, build, branch, auth)
+		if err == nil {
+			run.Attempts = attempt
+			return run, nil
+		}
+		if !errors.Is(err, git.ErrRejected) || attempt >= max {
+			return nil, err
+		}
+		m.log().Info("branch push rejected, rebuilding", "attempt", attempt)
+		if err := m.sleep(ctx, backoff(attempt)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func(*Plan) string, auth git.Auth) (*MRRun, error) {
+	tip, err := m.Repo.Fetch(ctx, m.Remote, m.Branch, auth)
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.buildAt(tip, build)
+	if err != nil {
+		return nil, err
+	}
+	run := &MRRun{Result: Result{Plan: p, Base: tip.String(), Remote: m.Remote, Branch: m.Branch}, SourceBranch: branch(p)}
+	if len(p.Edits) == 0 {
+		run.UpToDate = true // the target already holds every value: nothing to propose
+		return run, nil
+	}
+	if err := m.checkCharts(ctx, p.Charts); err != nil {
+		return nil, err
+	}
+	commit, err := m.branchCommit(ctx, run, tip, auth)
+	if err != nil {
+		return nil, err
+	}
+	run.Commit = commit.String()
+	run.MR, err = m.GitLab.UpsertMR(ctx, gitlab.MRSpec{Project: m.Project, SourceBranch: run.SourceBranch, TargetBranch: m.Branch,
+		Title: mrTitle(p), Description: mrDescription(p, tip.String(), run.SourceBranch), Labels: m.Labels})
+	if err != nil {
+		return nil, fmt.Errorf("pushed %s to %s but the merge request failed: %w", commit.String()[:12], run.SourceBranch, err)
+	}
+	return run, nil
+}
+
+// branchCommit builds the plan's commit on tip and pushes it to the merge
+// request branch, unless that branch already holds exactly this change on
+// top of tip.
+func (m *MergeRequest) branchCommit(ctx context.Context, run *MRRun, tip plumbing.Hash, auth git.Auth) (plumbing.Hash, error) {
+	prev, exists, err := m.Repo.FetchOptional(ctx, m.Remote, run.SourceBranch, auth)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	var extra []plumbing.Hash
+	if exists {
+		if ok, err := m.Repo.IsAncestor(prev, tip); err != nil {
+			return plumbing.ZeroHash, err
+		} else if !ok {
+			extra = []plumbing.Hash{prev}
+		}
+	}
+	author, committer, err := m.Repo.Identity()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	// No [skip ci]: the merge request's pipeline (manifestdiff) must run.
+	msg := strings.Replace(run.Plan.Message(tip.String()), " [skip ci]", "", 1)
+	commit, err := m.Repo.CommitFilesOnto(tip, extra, run.Plan.New, msg, author, committer, m.now())
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("writing the commit: %w", err)
+	}
+	if exists && m.sameChange(prev, commit, tip) {
+		m.log().Info("merge request branch already up to date", "branch", run.SourceBranch)
+		return prev, nil
+	}
+	if err := m.Repo.Push(ctx, m.Remote, run.SourceBranch, commit, auth); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	run.Pushed = true
+	m.log().Info("pushed", "to", m.Remote+"/"+run.SourceBranch, "commit", commit.String()[:12])
+	return commit, nil
+}
+
+// sameChange: the branch already has this tree and already contains tip.
+func (m *MergeRequest) sameChange(prev, commit, tip plumbing.Hash) bool {
+	a, errA := m.Repo.CommitInfo(prev)
+	b, errB := m.Repo.CommitInfo(commit)
+	in, errC := m.Repo.IsAncestor(tip, prev)
+	return errA == nil && errB == nil && errC == nil && in && a.Tree == b.Tree
+}
+
+func mrTitle(p *Plan) string {
+	if p.Verb == "promote" {
+		return fmt.Sprintf("chore(%s): promote versions from %s", p.To, p.From)
+	}
+	return fmt.Sprintf("chore(%s): pin %s", p.To, strings.Join(p.Components(), ", "))
+}
+
+func mrDescription(p *Plan, base, branch string) string {
+	var b strings.Builder
+	if p.Verb == "promote" {
+		fmt.Fprintf(&b, "Promotes **%s → %s**, built on `%s`.\n\n", p.From, p.To, base[:12])
+	} else {
+		fmt.Fprintf(&b, "Pins versions in **%s**, built on `%s`.\n\n", p.To, base[:12])
+	}
+	b.WriteString("| Component | Key | From | To | Files |\n|---|---|---|---|---|\n")
+	for _, r := range p.Rows {
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` | `%s` | %s |\n", r.Component, r.Key, r.From, r.To, strings.Join(r.Files, "<br>"))
+	}
+	if len(p.Charts) > 0 {
+		b.WriteString("\nCharts pinned:")
+		for _, c := range p.Charts {
+			fmt.Fprintf(&b, " `%s@%s`", c.Chart, c.Version)
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "\n> note: %s\n", n.Message)
+	}
+	fmt.Fprintf(&b, "\n_Branch `%s` is rebuilt by gitops-promote on every run; push no commits of your own to it._\n", branch)
+	return b.String()
+}
+
+func (a *Apply) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
