@@ -25,7 +25,7 @@ type MRService interface {
 // the plan on the remote target branch's tip and pushes one commit to a
 // branch of its own; the local branch and work tree are not touched.
 type MergeRequest struct {
-	Apply           // repository, chart check, remote, target Branch, token, log
+	Apply   // repository, chart check, remote, target Branch, token, log
 	GitLab  MRService
 	Project string   // CI_PROJECT_ID: numeric id or group/project path
 	Labels  []string // labels of the merge request
