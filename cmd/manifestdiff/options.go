@@ -18,18 +18,23 @@ type options struct {
 	chartsDir        string
 	cacheDir         string
 	help             bool
+	post             bool
+	pageLimit        int // note page size for --post; 0 = GitLab's limit (tests shrink it)
 }
 
 const usageText = `usage:
   manifestdiff [--repo DIR] [--base REV] [--head REV] [--env ENV]...
                [--format markdown|diff|json] [--output FILE] [--detailed-exitcode]
-               [--charts-dir DIR] [--cache-dir DIR]
+               [--charts-dir DIR] [--cache-dir DIR] [--post]
 
 --base defaults to $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the merge-base of
 --head and origin/main; --head defaults to HEAD. Exit 0 on success, 1 on any
 error (including an app that failed to render), 2 with --detailed-exitcode
 when something changed. Chart repository credentials come from
-HELM_REPO_USERNAME / HELM_REPO_PASSWORD.
+HELM_REPO_USERNAME / HELM_REPO_PASSWORD. --post edits (or creates) one note
+on the merge request, found again by a hidden marker, with CI_API_V4_URL,
+CI_PROJECT_ID, CI_MERGE_REQUEST_IID and GITLAB_TOKEN (api scope) from the
+environment.
 `
 
 func parseArgs(args []string) (*options, error) {
@@ -49,6 +54,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts from DIR only (offline)")
 	fs.StringVar(&o.cacheDir, "cache-dir", "", "chart cache (default: the user cache dir)")
 	fs.BoolVar(&o.help, "help", false, "show usage")
+	fs.BoolVar(&o.post, "post", false, "upsert the markdown report as the merge request note (GitLab CI)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			o.help = true

@@ -33,6 +33,13 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		fmt.Fprint(ios.Out, usageText)
 		return nil
 	}
+	var post *poster
+	if o.post {
+		var err error
+		if post, err = newPoster(getenv, o.pageLimit); err != nil {
+			return err // before any rendering: a CI misconfiguration fails fast
+		}
+	}
 	repo, err := git.Open(orDot(o.repo))
 	if err != nil {
 		return err
@@ -67,6 +74,12 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	}
 	if err := writeReport(o, ios, rep); err != nil {
 		return err
+	}
+	if post != nil {
+		// posted even when some apps failed: the note then says so at the top
+		if err := post.upsert(ctx, rep, ios); err != nil {
+			return err
+		}
 	}
 	if runErr != nil {
 		return runErr
