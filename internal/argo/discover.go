@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -26,7 +25,7 @@ func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
 	if err := cfg.CheckEnv(env); err != nil {
 		return nil, err
 	}
-	files, err := manifestFiles(fsys, cfg.ManifestGlobs(env))
+	files, err := cfg.ManifestFiles(fsys, env)
 	if err != nil {
 		return nil, fmt.Errorf("env %s: %w", env, err)
 	}
@@ -49,28 +48,6 @@ type discovery struct {
 	// globs caches git directory generator matches: every ApplicationSet
 	// of an env usually asks for the same pattern.
 	globs map[string][]string
-}
-
-// manifestFiles expands globs into a sorted, duplicate-free file list.
-func manifestFiles(fsys fs.FS, globs []string) ([]string, error) {
-	set := map[string]bool{}
-	for _, g := range globs {
-		matches, err := fs.Glob(fsys, strings.TrimPrefix(path.Clean("/"+g), "/"))
-		if err != nil {
-			return nil, fmt.Errorf("manifest glob %q: %w", g, err)
-		}
-		for _, m := range matches {
-			if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
-				set[m] = true
-			}
-		}
-	}
-	out := make([]string, 0, len(set))
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 func (d *discovery) file(name string) error {

@@ -2,7 +2,10 @@ package config
 
 import (
 	"fmt"
+	"io/fs"
+	"path"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -66,5 +69,29 @@ func (c *Config) SelectEnvs(envs []string) ([]string, error) {
 			out = append(out, e)
 		}
 	}
+	return out, nil
+}
+
+// ManifestFiles lists the files env's manifest globs match in fsys:
+// sorted, without duplicates or directories. promote, manifestdiff and the
+// ordering checks all read exactly this selection.
+func (c *Config) ManifestFiles(fsys fs.FS, env string) ([]string, error) {
+	set := map[string]bool{}
+	for _, g := range c.ManifestGlobs(env) {
+		matches, err := fs.Glob(fsys, strings.TrimPrefix(path.Clean("/"+g), "/"))
+		if err != nil {
+			return nil, fmt.Errorf("manifest glob %q: %w", g, err)
+		}
+		for _, m := range matches {
+			if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
+				set[m] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
 	return out, nil
 }

@@ -36,7 +36,7 @@ func buildEnv(fsys fs.FS, cfg *config.Config, env string) (*EnvInventory, error)
 	if err != nil {
 		return nil, err
 	}
-	raws, err := readObjects(fsys, cfg.ManifestGlobs(env))
+	raws, err := readObjects(fsys, cfg, env)
 	if err != nil {
 		return nil, fmt.Errorf("env %s: %w", env, err)
 	}

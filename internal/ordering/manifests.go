@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
-	"sort"
 	"strings"
 
+	"github.com/gitops-promote/gitops-promote/internal/config"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -70,11 +69,11 @@ type rawDoc struct {
 	} `yaml:"spec"`
 }
 
-// readObjects parses every Argo CD document of the files globs match.
+// readObjects parses every Argo CD document of env's manifest files.
 // argo.Discover has already accepted these files, so errors here are rare;
 // they still name file:line rather than panic or guess.
-func readObjects(fsys fs.FS, globs []string) ([]rawObject, error) {
-	files, err := manifestFiles(fsys, globs)
+func readObjects(fsys fs.FS, cfg *config.Config, env string) ([]rawObject, error) {
+	files, err := cfg.ManifestFiles(fsys, env)
 	if err != nil {
 		return nil, err
 	}
@@ -148,29 +147,6 @@ func scalar(n *yaml.Node, key string) string {
 		}
 	}
 	return ""
-}
-
-// manifestFiles expands globs into a sorted, duplicate-free list of files,
-// the same selection argo.Discover reads.
-func manifestFiles(fsys fs.FS, globs []string) ([]string, error) {
-	set := map[string]bool{}
-	for _, g := range globs {
-		matches, err := fs.Glob(fsys, strings.TrimPrefix(path.Clean("/"+g), "/"))
-		if err != nil {
-			return nil, fmt.Errorf("manifest glob %q: %w", g, err)
-		}
-		for _, m := range matches {
-			if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
-				set[m] = true
-			}
-		}
-	}
-	out := make([]string, 0, len(set))
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 func oneLine(err error) string {

@@ -134,7 +134,7 @@ func checkEnv(fsys fs.FS, cfg *config.Config, env string) []Finding {
 // readManifestsLenient is readManifests that reports unreadable files and
 // goes on, so check lists every problem at once.
 func readManifestsLenient(fsys fs.FS, cfg *config.Config, env string, bad func(string, error)) ([]manifestFile, error) {
-	paths, err := manifestPaths(fsys, cfg, env)
+	paths, err := cfg.ManifestFiles(fsys, env)
 	if err != nil {
 		return nil, err
 	}

@@ -16,27 +16,6 @@ type manifestFile struct {
 	Sources []patch.HelmSource
 }
 
-// manifestPaths lists the files matched by env's manifest globs, sorted
-// and de-duplicated.
-func manifestPaths(fsys fs.FS, cfg *config.Config, env string) ([]string, error) {
-	seen := map[string]bool{}
-	var paths []string
-	for _, g := range cfg.ManifestGlobs(env) {
-		m, err := fs.Glob(fsys, g)
-		if err != nil {
-			return nil, fmt.Errorf("matching %s: %w", g, err)
-		}
-		for _, p := range m {
-			if !seen[p] {
-				seen[p] = true
-				paths = append(paths, p)
-			}
-		}
-	}
-	sort.Strings(paths)
-	return paths, nil
-}
-
 func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 	data, err := fs.ReadFile(fsys, path)
 	if err != nil {
@@ -51,7 +30,7 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 
 // readManifests reads every manifest of env and lists their Helm sources.
 func readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
-	paths, err := manifestPaths(fsys, cfg, env)
+	paths, err := cfg.ManifestFiles(fsys, env)
 	if err != nil {
 		return nil, err
 	}
