@@ -14,8 +14,8 @@ import (
 func gitlabEnv(getenv func(string) string) (gitlab.Options, string, error) {
 	opt := gitlab.Options{BaseURL: getenv("CI_API_V4_URL"), Token: getenv("GITLAB_TOKEN")}
 	project := getenv("CI_PROJECT_ID")
-	for name, v := range map[string]string{"CI_API_V4_URL": opt.BaseURL, "CI_PROJECT_ID": project, "GITLAB_TOKEN": opt.Token} {
-		if v == "" {
+	for _, name := range []string{"CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN"} {
+		if getenv(name) == "" {
 			return opt, "", fmt.Errorf("--merge-request needs %s in the environment", name)
 		}
 	}

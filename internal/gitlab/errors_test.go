@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/gitlabfake"
 )
 
 // checkOneLine asserts the house rules for errors shown to CI users.
@@ -33,14 +35,14 @@ func TestAuthAndNotFoundErrors(t *testing.T) {
 	mr := MR{Project: "group/project", IID: 7}
 	cases := []struct {
 		name   string
-		setup  func(f *fakeGitLab)
+		setup  func(f *gitlabfake.Server)
 		mr     MR
 		target error
 		wants  []string
 	}{
-		{"401 bad token", func(f *fakeGitLab) { f.token = "glpat-other" }, mr, ErrAuth,
+		{"401 bad token", func(f *gitlabfake.Server) { f.SetToken("glpat-other") }, mr, ErrAuth,
 			[]string{"group/project", "!7", "401", "api scope", "reporter", "developer"}},
-		{"403 read-only token", func(f *fakeGitLab) { f.writeScope = false }, mr, ErrAuth,
+		{"403 read-only token", func(f *gitlabfake.Server) { f.SetReadOnly(true) }, mr, ErrAuth,
 			[]string{"group/project", "!7", "insufficient scope or role", "api scope"}},
 		{"404 project", nil, MR{Project: "nope/missing", IID: 7}, ErrNotFound,
 			[]string{"nope/missing", "!7", "404", "CI_PROJECT_ID", "token"}},
@@ -50,10 +52,10 @@ func TestAuthAndNotFoundErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
-			f.addMR(7, "feature", "main")
-			f.appendNote(7, testMarker+"\nold", "project_42_bot", false)
+			f.AddMR(testProj, 7, "feature", "main")
+			f.AddNote(testProj, 7, "project_42_bot", testMarker+"\nold", false)
 			var slept []time.Duration
-			c := f.client(t, &slept) // built with fakeToken
+			c := fakeClient(t, f, &slept) // built with fakeToken
 			if tc.setup != nil {
 				tc.setup(f)
 			}
@@ -71,9 +73,9 @@ func TestAuthAndNotFoundErrors(t *testing.T) {
 
 func TestErrorsNeverCarryTheToken(t *testing.T) {
 	f := newFake(t)
-	f.addMR(7, "feature", "main")
-	c := f.client(t, nil)
-	f.fail("GET", "mr", 400, nil, `{"message":"bad header PRIVATE-TOKEN: `+fakeToken+`\nsecond line"}`)
+	f.AddMR(testProj, 7, "feature", "main")
+	c := fakeClient(t, f, nil)
+	f.FailNextBody("GET", "mr", 400, nil, `{"message":"bad header PRIVATE-TOKEN: `+fakeToken+`\nsecond line"}`)
 	_, err := c.UpsertNote(context.Background(), MR{Project: "group/project", IID: 7}, testMarker, []string{"x"})
 	checkOneLine(t, err, "[redacted]", "400")
 }

@@ -9,27 +9,27 @@ import (
 
 func TestUpsertMRCreateThenUpdate(t *testing.T) {
 	f := newFake(t)
-	c := f.client(t, nil)
+	c := fakeClient(t, f, nil)
 	ctx := context.Background()
 	spec := MRSpec{Project: "group/project", SourceBranch: "promote/qa-to-preprod", TargetBranch: "main",
 		Title: "Promote qa to preprod", Description: "| chart | from | to |\n|---|---|---|\n| api | 1.0 | 1.1 |",
 		Labels: []string{"promotion", "preprod"}}
 
 	res, err := c.UpsertMR(ctx, spec)
-	if err != nil || !res.Created || res.IID != 1 || res.URL != f.srv.URL+"/group/project/-/merge_requests/1" {
+	if err != nil || !res.Created || res.IID != 1 || res.URL != f.WebURL()+"/group/project/-/merge_requests/1" {
 		t.Fatalf("create: %+v %v", res, err)
 	}
-	if m := f.mrs[0]; !slices.Equal(m.Labels, []string{"promotion", "preprod"}) || m.Description != spec.Description {
+	if m := f.MRs(testProj)[0]; !slices.Equal(m.Labels, []string{"promotion", "preprod"}) || m.Description != spec.Description {
 		t.Fatalf("created %+v", m)
 	}
-	q := f.queries["GET mrs"]
+	q := f.LastQuery("GET mrs")
 	if q.Get("state") != "opened" || q.Get("source_branch") != spec.SourceBranch || q.Get("target_branch") != "main" {
 		t.Errorf("list query %v", q)
 	}
 
 	res, err = c.UpsertMR(ctx, spec)
-	if err != nil || res.Created || res.Updated || f.count("PUT mr") != 0 {
-		t.Fatalf("unchanged: %+v %v, %d PUTs", res, err, f.count("PUT mr"))
+	if err != nil || res.Created || res.Updated || f.Calls("PUT mr") != 0 {
+		t.Fatalf("unchanged: %+v %v, %d PUTs", res, err, f.Calls("PUT mr"))
 	}
 
 	spec.Description += "\n| web | 2.0 | 2.1 |"
@@ -38,13 +38,13 @@ func TestUpsertMRCreateThenUpdate(t *testing.T) {
 	if err != nil || res.Created || !res.Updated || res.IID != 1 {
 		t.Fatalf("update: %+v %v", res, err)
 	}
-	if len(f.mrs) != 1 || f.mrs[0].Description != spec.Description || len(f.mrs[0].Labels) != 3 {
-		t.Fatalf("after update: %d MRs, %+v", len(f.mrs), f.mrs[0])
+	if len(f.MRs(testProj)) != 1 || f.MRs(testProj)[0].Description != spec.Description || len(f.MRs(testProj)[0].Labels) != 3 {
+		t.Fatalf("after update: %d MRs, %+v", len(f.MRs(testProj)), f.MRs(testProj)[0])
 	}
 
 	spec.Labels = nil // removing every label must reach GitLab
-	if _, err = c.UpsertMR(ctx, spec); err != nil || len(f.mrs[0].Labels) != 0 {
-		t.Fatalf("labels not removed: %v %v", f.mrs[0].Labels, err)
+	if _, err = c.UpsertMR(ctx, spec); err != nil || len(f.MRs(testProj)[0].Labels) != 0 {
+		t.Fatalf("labels not removed: %v %v", f.MRs(testProj)[0].Labels, err)
 	}
 }
 
@@ -52,23 +52,23 @@ func TestUpsertMRCreateThenUpdate(t *testing.T) {
 // GitLab answers 409, and the upsert updates that one instead.
 func TestUpsertMRConflictUpdatesExisting(t *testing.T) {
 	f := newFake(t)
-	f.addMR(3, "promote/qa-to-preprod", "main")
-	f.fail("GET", "mrs", 200, nil, "[]") // the list that raced the other run
-	c := f.client(t, nil)
+	f.AddMR(testProj, 3, "promote/qa-to-preprod", "main")
+	f.FailNextBody("GET", "mrs", 200, nil, "[]") // the list that raced the other run
+	c := fakeClient(t, f, nil)
 	res, err := c.UpsertMR(context.Background(), MRSpec{Project: "42", SourceBranch: "promote/qa-to-preprod",
 		TargetBranch: "main", Title: "Promote", Description: "table"})
 	if err != nil || res.Created || !res.Updated || res.IID != 3 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if len(f.mrs) != 1 || f.mrs[0].Title != "Promote" || f.count("POST mrs") != 1 {
-		t.Fatalf("%d MRs, %+v", len(f.mrs), f.mrs[0])
+	if len(f.MRs(testProj)) != 1 || f.MRs(testProj)[0].Title != "Promote" || f.Calls("POST mrs") != 1 {
+		t.Fatalf("%d MRs, %+v", len(f.MRs(testProj)), f.MRs(testProj)[0])
 	}
 }
 
 func TestUpsertMRConflictWithOtherTarget(t *testing.T) {
 	f := newFake(t)
-	f.addMR(3, "promote/qa-to-preprod", "release")
-	c := f.client(t, nil)
+	f.AddMR(testProj, 3, "promote/qa-to-preprod", "release")
+	c := fakeClient(t, f, nil)
 	_, err := c.UpsertMR(context.Background(), MRSpec{Project: "42", SourceBranch: "promote/qa-to-preprod",
 		TargetBranch: "main", Title: "Promote"})
 	if !errors.Is(err, ErrConflict) {
@@ -79,8 +79,8 @@ func TestUpsertMRConflictWithOtherTarget(t *testing.T) {
 
 func TestUpsertMRNeedsDeveloperToken(t *testing.T) {
 	f := newFake(t)
-	f.writeScope = false
-	_, err := f.client(t, nil).UpsertMR(context.Background(), MRSpec{Project: "group/project",
+	f.SetReadOnly(true)
+	_, err := fakeClient(t, f, nil).UpsertMR(context.Background(), MRSpec{Project: "group/project",
 		SourceBranch: "pin/qa-abc", TargetBranch: "main", Title: "Pin"})
 	if !errors.Is(err, ErrAuth) {
 		t.Fatalf("err %v", err)

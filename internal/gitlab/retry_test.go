@@ -11,37 +11,37 @@ import (
 
 func TestRetryAfterThenSuccess(t *testing.T) {
 	f := newFake(t)
-	f.addMR(7, "feature", "main")
+	f.AddMR(testProj, 7, "feature", "main")
 	var slept []time.Duration
-	c := f.client(t, &slept)
-	f.fail("POST", "notes", 429, http.Header{"Retry-After": {"3"}}, `{"message":"429 Too Many Requests"}`)
+	c := fakeClient(t, f, &slept)
+	f.FailNextBody("POST", "notes", 429, http.Header{"Retry-After": {"3"}}, `{"message":"429 Too Many Requests"}`)
 
 	res := upsert(t, c, MR{Project: "group/project", IID: 7}, "diff")
-	if res.Created != 1 || len(f.marked(7)) != 1 {
-		t.Fatalf("%+v, %d notes", res, len(f.marked(7)))
+	if res.Created != 1 || len(marked(f, 7)) != 1 {
+		t.Fatalf("%+v, %d notes", res, len(marked(f, 7)))
 	}
 	if len(slept) != 1 || slept[0] < 3*time.Second || slept[0] > 3*time.Second+300*time.Millisecond {
 		t.Fatalf("slept %v, want Retry-After 3s plus at most 10%% jitter", slept)
 	}
-	if f.count("POST notes") != 2 {
-		t.Errorf("POST notes %d times, want 2", f.count("POST notes"))
+	if f.Calls("POST notes") != 2 {
+		t.Errorf("POST notes %d times, want 2", f.Calls("POST notes"))
 	}
 }
 
 func TestServerErrorsExhaustRetries(t *testing.T) {
 	f := newFake(t)
-	f.addMR(7, "feature", "main")
+	f.AddMR(testProj, 7, "feature", "main")
 	var slept []time.Duration
-	c := f.client(t, &slept)
+	c := fakeClient(t, f, &slept)
 	for range 6 {
-		f.fail("GET", "mr", 502, nil, "<html>bad gateway</html>")
+		f.FailNextBody("GET", "mr", 502, nil, "<html>bad gateway</html>")
 	}
 	_, err := c.UpsertNote(context.Background(), MR{Project: "group/project", IID: 7}, testMarker, []string{"x"})
 	if err == nil || !strings.Contains(err.Error(), "502") || !strings.Contains(err.Error(), "gave up after 6 attempts") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(slept) != 5 || f.count("GET mr") != 6 {
-		t.Fatalf("slept %v over %d requests; want 5 sleeps, 6 requests", slept, f.count("GET mr"))
+	if len(slept) != 5 || f.Calls("GET mr") != 6 {
+		t.Fatalf("slept %v over %d requests; want 5 sleeps, 6 requests", slept, f.Calls("GET mr"))
 	}
 	for i, d := range slept {
 		base := backoffBase << i
@@ -53,10 +53,10 @@ func TestServerErrorsExhaustRetries(t *testing.T) {
 
 func TestRetryBudgetNotExceeded(t *testing.T) {
 	f := newFake(t)
-	f.addMR(7, "feature", "main")
+	f.AddMR(testProj, 7, "feature", "main")
 	var slept []time.Duration
-	c := f.client(t, &slept)
-	f.fail("GET", "mr", 429, http.Header{"Retry-After": {"120"}}, `{"message":"429 Too Many Requests"}`)
+	c := fakeClient(t, f, &slept)
+	f.FailNextBody("GET", "mr", 429, http.Header{"Retry-After": {"120"}}, `{"message":"429 Too Many Requests"}`)
 	_, err := c.UpsertNote(context.Background(), MR{Project: "group/project", IID: 7}, testMarker, []string{"x"})
 	if err == nil || !strings.Contains(err.Error(), "retry budget") || len(slept) != 0 {
 		t.Fatalf("err = %v, slept %v; want an error without sleeping past the 60s budget", err, slept)
@@ -65,13 +65,13 @@ func TestRetryBudgetNotExceeded(t *testing.T) {
 
 func TestNoRetryOnClientErrors(t *testing.T) {
 	f := newFake(t)
-	f.addMR(7, "feature", "main")
+	f.AddMR(testProj, 7, "feature", "main")
 	var slept []time.Duration
-	c := f.client(t, &slept)
-	f.fail("GET", "mr", 422, nil, `{"message":"unprocessable"}`)
+	c := fakeClient(t, f, &slept)
+	f.FailNextBody("GET", "mr", 422, nil, `{"message":"unprocessable"}`)
 	_, err := c.UpsertNote(context.Background(), MR{Project: "group/project", IID: 7}, testMarker, []string{"x"})
-	if err == nil || len(slept) != 0 || f.count("GET mr") != 1 {
-		t.Fatalf("err %v, slept %v, %d requests", err, slept, f.count("GET mr"))
+	if err == nil || len(slept) != 0 || f.Calls("GET mr") != 1 {
+		t.Fatalf("err %v, slept %v, %d requests", err, slept, f.Calls("GET mr"))
 	}
 }
 
@@ -106,16 +106,16 @@ func TestBackoffHonoursServerHints(t *testing.T) {
 
 func TestContextCancelStopsRetrying(t *testing.T) {
 	f := newFake(t)
-	f.addMR(7, "feature", "main")
+	f.AddMR(testProj, 7, "feature", "main")
 	ctx, cancel := context.WithCancel(context.Background())
-	c, err := New(Options{BaseURL: f.srv.URL + "/api/v4", Token: f.token, HTTP: f.srv.Client(),
+	c, err := New(Options{BaseURL: f.URL(), Token: fakeToken, HTTP: f.Client(),
 		Sleep: func(context.Context, time.Duration) error { cancel(); return context.Canceled }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.fail("GET", "mr", 503, nil, "")
+	f.FailNextBody("GET", "mr", 503, nil, "")
 	_, err = c.UpsertNote(ctx, MR{Project: "group/project", IID: 7}, testMarker, []string{"x"})
-	if err == nil || !strings.Contains(err.Error(), "context canceled") || f.count("GET mr") != 1 {
-		t.Fatalf("err %v after %d requests", err, f.count("GET mr"))
+	if err == nil || !strings.Contains(err.Error(), "context canceled") || f.Calls("GET mr") != 1 {
+		t.Fatalf("err %v after %d requests", err, f.Calls("GET mr"))
 	}
 }
