@@ -40,8 +40,11 @@ git -C "$work/repo" push -q origin main
 cd "$work/repo"
 echo "repo: $work/repo  remote: $work/remote.git"
 
-step "promote check: every targetRevision matches its versions file, nothing floats"
+step "promote check: revisions match the versions files, nothing floats, sync waves and dependencies in order"
 run "$bin/promote" check
+
+step "promote waves: the order Argo CD will sync prod in"
+run "$bin/promote" waves --env prod
 
 step "promote plan: what qa -> preprod would change (nothing is written)"
 run "$bin/promote" plan --from qa --to preprod
