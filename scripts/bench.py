@@ -107,7 +107,8 @@ def bench_promote(a, work, chart_url):
 
         def setup(repo=repo):
             d = tempfile.mkdtemp(dir=work)
-            shutil.copytree(repo, f"{d}/repo", symlinks=True)
+            # cp -a: shutil.copytree takes seconds per copy of 20,000 files
+            subprocess.run(["cp", "-a", repo, f"{d}/repo"], check=True)
             return f"{d}/repo"
 
         cmds = {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -78,7 +77,7 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath,
 			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering}
 		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPromotion(fsys, cfg, req) }
-		warnDirtySource(repo, cfg.VersionsPath(o.from), a.Log)
+		a.WarnIfDirty = []string{cfg.VersionsPath(o.from)}
 	}
 	if o.mergeRequest {
 		return runMergeRequest(ctx, a, o, ios, getenv, build, sets)
@@ -86,6 +85,7 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	var res *promote.Result
 	var err error
 	if o.verb == "plan" {
+		a.WarnDirty()
 		res, err = a.PlanOnly(ctx, build)
 	} else {
 		res, err = a.Run(ctx, build)
@@ -96,14 +96,6 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		}
 	}
 	return err
-}
-
-// warnDirtySource tells the user that uncommitted source values are not
-// what gets promoted: promotions read committed files only.
-func warnDirtySource(repo *git.Repo, path string, log *slog.Logger) {
-	if dirty, err := repo.DirtyPaths([]string{path}); err == nil && len(dirty) > 0 {
-		log.Warn("uncommitted changes are not promoted; promoting the committed values", "file", path)
-	}
 }
 
 func runCheck(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) error {

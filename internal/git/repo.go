@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -54,6 +55,7 @@ type Repo struct {
 	commonDir string // where refs, objects and packed-refs live
 	fsync     bool   // sync refs and work-tree files before renaming them
 	batch     *objectBatch
+	mu        sync.Mutex // serialises object reads of tree views (see treefs_lock.go)
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -48,13 +49,28 @@ func (r *Repo) TreeFS(commit plumbing.Hash) (fs.FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading tree of %s: %w", commit, err)
 	}
-	return &treeFS{r: r, root: tree, mtime: c.Committer.When}, nil
+	return &treeFS{r: r, root: tree, mtime: c.Committer.When, trees: map[plumbing.Hash]*object.Tree{}}, nil
 }
 
 type treeFS struct {
 	r     *Repo
 	root  *object.Tree
 	mtime time.Time
+	// trees caches decoded trees (under the repo lock): every lookup walks
+	// from the root, and globbing an env's manifests looks up hundreds of
+	// paths through the same few trees.
+	trees map[plumbing.Hash]*object.Tree
+}
+
+func (t *treeFS) tree(h plumbing.Hash) (*object.Tree, error) {
+	if tr, ok := t.trees[h]; ok {
+		return tr, nil
+	}
+	tr, err := t.r.repo.TreeObject(h)
+	if err == nil {
+		t.trees[h] = tr
+	}
+	return tr, err
 }
 
 // node is a resolved tree entry.
@@ -113,7 +129,7 @@ func (t *treeFS) walk(p string, followLast bool) (node, string, error) {
 		if e.Mode != filemode.Dir {
 			return node{}, "", fs.ErrNotExist
 		}
-		if tree, err = t.r.repo.TreeObject(e.Hash); err != nil {
+		if tree, err = t.tree(e.Hash); err != nil {
 			return node{}, "", err
 		}
 		dir = path.Join(dir, part)
@@ -149,7 +165,7 @@ func (t *treeFS) blob(h plumbing.Hash) ([]byte, error) {
 	return io.ReadAll(rc)
 }
 
-func (t *treeFS) Open(name string) (fs.File, error) {
+func (t *treeFS) openNoLock(name string) (fs.File, error) {
 	n, err := t.resolve("open", name, true)
 	if err != nil {
 		return nil, err
@@ -157,18 +173,14 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 	if n.isDir() {
 		return &dirFile{t: t, n: n, path: name}, nil
 	}
-	b, err := t.r.repo.BlobObject(n.hash)
+	data, err := t.blob(n.hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	rc, err := b.Reader()
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	return &blobFile{rc: rc, info: t.info(n, b.Size)}, nil
+	return &blobFile{rc: io.NopCloser(bytes.NewReader(data)), info: t.info(n, int64(len(data)))}, nil
 }
 
-func (t *treeFS) ReadFile(name string) ([]byte, error) {
+func (t *treeFS) readFileNoLock(name string) ([]byte, error) {
 	n, err := t.resolve("readfile", name, true)
 	if err != nil {
 		return nil, err
@@ -183,7 +195,7 @@ func (t *treeFS) ReadFile(name string) ([]byte, error) {
 	return b, nil
 }
 
-func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+func (t *treeFS) readDirNoLock(name string) ([]fs.DirEntry, error) {
 	n, err := t.resolve("readdir", name, true)
 	if err != nil {
 		return nil, err
@@ -198,7 +210,7 @@ func (t *treeFS) readDir(name string, n node) ([]fs.DirEntry, error) {
 	if n.mode == filemode.Submodule {
 		return nil, nil
 	}
-	tree, err := t.r.repo.TreeObject(n.hash)
+	tree, err := t.tree(n.hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
@@ -211,7 +223,7 @@ func (t *treeFS) readDir(name string, n node) ([]fs.DirEntry, error) {
 	return out, nil
 }
 
-func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
+func (t *treeFS) statNoLock(name string) (fs.FileInfo, error) {
 	n, err := t.resolve("stat", name, true)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 )
 
 // Lstat and ReadLink make treeFS an fs.ReadLinkFS.
-func (t *treeFS) Lstat(name string) (fs.FileInfo, error) {
+func (t *treeFS) lstatNoLock(name string) (fs.FileInfo, error) {
 	n, err := t.resolve("lstat", name, false)
 	if err != nil {
 		return nil, err
@@ -18,7 +18,7 @@ func (t *treeFS) Lstat(name string) (fs.FileInfo, error) {
 	return t.stat(n)
 }
 
-func (t *treeFS) ReadLink(name string) (string, error) {
+func (t *treeFS) readLinkNoLock(name string) (string, error) {
 	n, err := t.resolve("readlink", name, false)
 	if err != nil {
 		return "", err
@@ -82,10 +82,14 @@ type dirEntry struct {
 	n node
 }
 
-func (d dirEntry) Name() string               { return d.n.name }
-func (d dirEntry) IsDir() bool                { return d.n.isDir() }
-func (d dirEntry) Type() fs.FileMode          { return fsMode(d.n.mode).Type() }
-func (d dirEntry) Info() (fs.FileInfo, error) { return d.t.stat(d.n) }
+func (d dirEntry) Name() string      { return d.n.name }
+func (d dirEntry) IsDir() bool       { return d.n.isDir() }
+func (d dirEntry) Type() fs.FileMode { return fsMode(d.n.mode).Type() }
+func (d dirEntry) Info() (fs.FileInfo, error) {
+	d.t.r.mu.Lock()
+	defer d.t.r.mu.Unlock()
+	return d.t.stat(d.n)
+}
 
 type blobFile struct {
 	rc   io.ReadCloser
@@ -113,7 +117,9 @@ func (d *dirFile) Read([]byte) (int, error) {
 
 func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	if !d.read {
+		d.t.r.mu.Lock()
 		entries, err := d.t.readDir(d.path, d.n)
+		d.t.r.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -20,13 +21,26 @@ func Build(fsys fs.FS, cfg *config.Config, envs ...string) (*Inventory, error) {
 	if len(envs) == 0 {
 		envs = cfg.Environments
 	}
+	// Environments are independent, and promote apply waits on this:
+	// build them on all cores. fsys must be safe for concurrent reads (os
+	// dirs are; git tree views lock).
+	results := make([]*EnvInventory, len(envs))
+	errs := make([]error, len(envs))
+	var wg sync.WaitGroup
+	for i, env := range envs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = buildEnv(fsys, cfg, env)
+		}()
+	}
+	wg.Wait()
 	inv := &Inventory{}
-	for _, env := range envs {
-		ei, err := buildEnv(fsys, cfg, env)
-		if err != nil {
-			return nil, err
+	for i := range envs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		inv.Envs = append(inv.Envs, *ei)
+		inv.Envs = append(inv.Envs, *results[i])
 	}
 	return inv, nil
 }

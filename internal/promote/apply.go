@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,9 @@ type Apply struct {
 	Sleep  func(context.Context, time.Duration) error
 	// MaxAttempts bounds pushes (the first plus retries after rejection).
 	MaxAttempts int
+	// WarnIfDirty lists files (the source versions file) whose uncommitted
+	// changes are worth a warning: promotions read committed values only.
+	WarnIfDirty []string
 }
 
 // Result is what an apply (or a plan) did.
@@ -68,6 +72,33 @@ func (a *Apply) PlanOnly(ctx context.Context, build BuildFunc) (*Result, error) 
 		return nil, err
 	}
 	return &Result{Plan: p, Base: head.Hash.String(), UpToDate: len(p.Edits) == 0}, nil
+}
+
+// WarnDirty warns about uncommitted changes to the WarnIfDirty files (for
+// plan, which checks nothing else).
+func (a *Apply) WarnDirty() {
+	if len(a.WarnIfDirty) > 0 {
+		_, _ = a.dirty(nil)
+	}
+}
+
+// dirty checks the touched files and the warn-only files with one read of
+// the index (2 MB in a 20,000-file repository): it warns about the latter
+// and returns the touched files that are dirty.
+func (a *Apply) dirty(touched []string) ([]string, error) {
+	dirty, err := a.Repo.DirtyPaths(append(slices.Clone(touched), a.WarnIfDirty...))
+	if err != nil {
+		return nil, err
+	}
+	var refused []string
+	for _, d := range dirty {
+		if slices.Contains(touched, d) {
+			refused = append(refused, d)
+		} else {
+			a.log().Warn("uncommitted changes are not promoted; promoting the committed values", "file", d)
+		}
+	}
+	return refused, nil
 }
 
 func (a *Apply) buildAt(commit plumbing.Hash, build BuildFunc) (*Plan, error) {
@@ -97,7 +128,7 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	if err := a.checkCharts(ctx, p.Charts); err != nil {
 		return nil, err
 	}
-	if dirty, err := a.Repo.DirtyPaths(p.Files()); err != nil {
+	if dirty, err := a.dirty(p.Files()); err != nil {
 		return nil, err
 	} else if len(dirty) > 0 {
 		return nil, fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrDirty)

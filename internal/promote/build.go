@@ -39,6 +39,19 @@ func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, 
 	if err := versions.CheckPath(cfg.Environments, req.From, req.To); err != nil && !(req.ForcePath && req.From != req.To) {
 		return nil, err
 	}
+	// The ordering checks parse every env's manifests; they need nothing of
+	// the plan, so they run beside it on the other core.
+	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only}
+	ordering := make(chan error, 1)
+	go func() { ordering <- checkOrdering(fsys, cfg, req, p) }()
+	plan, err := buildPromotion(fsys, cfg, req, p)
+	if oerr := <-ordering; oerr != nil {
+		return nil, oerr
+	}
+	return plan, err
+}
+
+func buildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) (*Plan, error) {
 	src, err := readVersions(fsys, cfg, req.From)
 	if err != nil {
 		return nil, err
@@ -77,10 +90,6 @@ func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, 
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s: %w: %w", strings.Join(problems, "; "), versions.ErrDowngrade, ErrPolicy)
-	}
-	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only}
-	if err := checkOrdering(fsys, cfg, req, p); err != nil {
-		return nil, err
 	}
 	if err := build(fsys, cfg, req.To, sets, p); err != nil {
 		return nil, err
