@@ -44,7 +44,7 @@ func CheckRepo(fsys fs.FS, cfg *config.Config, ocfg Config, envs ...string) ([]F
 			return nil, err
 		}
 	}
-	inv, err := Build(fsys, cfg)
+	inv, err := buildForCheck(fsys, cfg, envs)
 	if err != nil {
 		return nil, err
 	}

@@ -63,13 +63,15 @@ const (
 	notInStep   = "operator: NotIn, values: [node-a]}"
 )
 
-var defectCases = []struct {
+type defectCase struct {
 	name    string
 	edits   []edit
 	ignore  []string // ordering.parityIgnore
 	want    []string // brief(findings)
 	message string   // substring of the first finding's message
-}{
+}
+
+var defectCases = []defectCase{
 	{name: "later-wave dependency",
 		edits: []edit{{prodKeys, `"ledger-shared-prod"`, `"ledger-shared-prod, ledger-web-prod"`}},
 		want:  []string{"depends-on-order prod ledger-keys-prod"}, message: "depends on ledger-web-prod (wave 3), which must be in a wave earlier than 1"},

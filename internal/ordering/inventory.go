@@ -45,6 +45,62 @@ func Build(fsys fs.FS, cfg *config.Config, envs ...string) (*Inventory, error) {
 	return inv, nil
 }
 
+// buildForCheck inventories the envs whose findings are wanted in full,
+// and every other env only as far as the parity rule looks at it: its
+// Applications and ApplicationSets with their waves. promote apply checks
+// one env on every run, and expanding the generators of all the others
+// was most of its ordering cost. An env whose ApplicationSets template
+// their wave still gets the full build.
+func buildForCheck(fsys fs.FS, cfg *config.Config, envs []string) (*Inventory, error) {
+	if len(envs) == 0 {
+		return Build(fsys, cfg)
+	}
+	full, err := Build(fsys, cfg, envs...)
+	if err != nil {
+		return nil, err
+	}
+	roots := map[string]bool{} // base names of the full envs' roots
+	byEnv := map[string]EnvInventory{}
+	for _, e := range full.Envs {
+		byEnv[e.Env] = e
+		for _, o := range e.Objects() {
+			if o.Root {
+				roots[BaseName(o.Name, e.Env)] = true
+			}
+		}
+	}
+	inv := &Inventory{}
+	for _, env := range cfg.Environments {
+		if e, ok := byEnv[env]; ok {
+			inv.Envs = append(inv.Envs, e)
+			continue
+		}
+		e, err := buildEnvLight(fsys, cfg, env, roots)
+		if err != nil {
+			return nil, err
+		}
+		inv.Envs = append(inv.Envs, *e)
+	}
+	return inv, nil
+}
+
+func buildEnvLight(fsys fs.FS, cfg *config.Config, env string, roots map[string]bool) (*EnvInventory, error) {
+	raws, err := readObjects(fsys, cfg, env)
+	if err != nil {
+		return nil, fmt.Errorf("env %s: %w", env, err)
+	}
+	objs := make([]Object, 0, len(raws))
+	for _, r := range raws {
+		o := newObject(r)
+		if o.templateWave != nil && templated(*o.templateWave) {
+			return buildEnv(fsys, cfg, env)
+		}
+		o.Root = r.Kind == KindApplication && roots[BaseName(r.Name, env)]
+		objs = append(objs, o)
+	}
+	return &EnvInventory{Env: env, Waves: groupByWave(objs)}, nil
+}
+
 func buildEnv(fsys fs.FS, cfg *config.Config, env string) (*EnvInventory, error) {
 	apps, err := argo.Discover(fsys, cfg, env)
 	if err != nil {
