@@ -89,6 +89,9 @@ func parseArgs(args []string) (*options, error) {
 	rest := args[1:]
 	for {
 		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return &options{verb: "help"}, nil
+			}
 			return nil, fmt.Errorf("%s: %v: %w", o.verb, err, errUsage)
 		}
 		if fs.NArg() == 0 {

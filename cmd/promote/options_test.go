@@ -56,3 +56,12 @@ func TestParseArgsErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpFlagPrintsUsage(t *testing.T) {
+	for _, args := range []string{"apply --help", "pin -h", "help", "--help"} {
+		o, err := parseArgs(strings.Fields(args))
+		if err != nil || o.verb != "help" && o.verb != "--help" {
+			t.Errorf("parseArgs(%q) = %+v, %v; want help", args, o, err)
+		}
+	}
+}
