@@ -58,8 +58,12 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
 	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, Log: logger(ios.ErrOut)}
 	if o.verb != "plan" && !o.skipChartCheck {
-		a.Charts = &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
+		client := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
 			UserAgent: "gitops-promote"}
+		a.Charts = client
+		if !o.mergeRequest { // --merge-request plans on the remote tip, not HEAD
+			go prefetchIndexes(ctx, os.DirFS(repo.Root()), cfg, firstNonEmpty(o.to, o.env), client)
+		}
 	}
 	if o.push || o.mergeRequest {
 		a.Token = firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN"))
