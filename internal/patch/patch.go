@@ -63,6 +63,31 @@ func Find(data []byte, keyPath []string) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
+	return findIn(docs, keyPath)
+}
+
+// FindAll is Find for several key paths of one file, parsed once: a
+// promotion sets every field of every component in the versions file.
+func FindAll(data []byte, keyPaths [][]string) ([]Target, error) {
+	docs, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Target, 0, len(keyPaths))
+	for _, kp := range keyPaths {
+		if len(kp) == 0 {
+			return nil, fmt.Errorf("find: empty key path: %w", ErrNotFound)
+		}
+		t, err := findIn(docs, kp)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func findIn(docs []*yqlib.CandidateNode, keyPath []string) (Target, error) {
 	display := strings.Join(keyPath, ".")
 	for i, doc := range docs {
 		n := lookup(doc, keyPath)

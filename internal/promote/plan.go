@@ -118,12 +118,22 @@ func build(fsys fs.FS, cfg *config.Config, env string, sets []fieldSet, p *Plan)
 	}
 	p.Old, p.New = map[string][]byte{}, map[string][]byte{}
 	revisions := map[string]string{} // chart -> desired targetRevision
-	for _, s := range sets {
-		path := append(slices.Clone(s.comp.Path), s.key)
-		t, err := patch.Find(vdata, path)
-		if err != nil {
-			return fmt.Errorf("%s: %s.%s: %w", vpath, s.comp.Key, s.key, err)
+	paths := make([][]string, len(sets))
+	for i, s := range sets {
+		paths[i] = append(slices.Clone(s.comp.Path), s.key)
+	}
+	targets, err := patch.FindAll(vdata, paths)
+	if err != nil {
+		// name the field: FindAll stops at the first it cannot find
+		for i, s := range sets {
+			if _, ferr := patch.Find(vdata, paths[i]); ferr != nil {
+				return fmt.Errorf("%s: %s.%s: %w", vpath, s.comp.Key, s.key, ferr)
+			}
 		}
+		return fmt.Errorf("%s: %w", vpath, err)
+	}
+	for i, s := range sets {
+		path, t := paths[i], targets[i]
 		if s.key == versions.ChartVersionKey {
 			revisions[s.comp.Chart] = s.to
 		}
