@@ -113,45 +113,30 @@ func (r *Repo) treeChanges(from, to plumbing.Hash) (map[string][]byte, []string,
 // removeFromWorktree deletes files and their index entries. Deletions only
 // happen when a retried push catches up with the remote, so this takes
 // go-git's simple full index rewrite.
-func (r *Repo) removeFromWorktree(paths []string) (err error) {
+func (r *Repo) removeFromWorktree(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	indexPath := filepath.Join(r.gitDir, "index")
-	lock, err := lockIndex(indexPath)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			lock.abort()
+	return r.rewriteIndex(func(data []byte) ([]byte, error) {
+		idx := &index.Index{}
+		if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+			return nil, fmt.Errorf("reading index: %w", err)
 		}
-	}()
-	data, err := readIndexFile(indexPath)
-	if err != nil {
-		return err
-	}
-	idx := &index.Index{}
-	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
-		return fmt.Errorf("reading index: %w", err)
-	}
-	for _, p := range paths {
-		if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
-			return fmt.Errorf("removing %s from the index: %w", p, err)
+		for _, p := range paths {
+			if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
+				return nil, fmt.Errorf("removing %s from the index: %w", p, err)
+			}
+			if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("removing %s: %w", p, err)
+			}
 		}
-		if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("removing %s: %w", p, err)
+		idx.Cache = nil
+		var buf bytes.Buffer
+		if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+			return nil, fmt.Errorf("writing index: %w", err)
 		}
-	}
-	idx.Cache = nil
-	var buf bytes.Buffer
-	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
-		return fmt.Errorf("writing index: %w", err)
-	}
-	if _, err := lock.f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("writing index: %w", err)
-	}
-	return lock.commit()
+		return buf.Bytes(), nil
+	})
 }
 
 func mapKeys(m map[string][]byte) []string {

@@ -25,7 +25,7 @@ import (
 // index.lock for the whole operation and replaced by rename, as git does.
 // Only the touched entries are rewritten; the cache tree and other
 // extensions that would go stale are dropped, and git rebuilds them.
-func (r *Repo) WriteWorktree(files map[string][]byte) (err error) {
+func (r *Repo) WriteWorktree(files map[string][]byte) error {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		if err := validPath(p); err != nil {
@@ -34,6 +34,35 @@ func (r *Repo) WriteWorktree(files map[string][]byte) (err error) {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
+	return r.rewriteIndex(func(data []byte) ([]byte, error) {
+		// Refuse conflicted paths before touching the work tree.
+		if ix, err := parseIndex(data); err == nil {
+			for _, p := range paths {
+				if f := ix.find(p); len(f) > 1 || len(f) == 1 && f[0].stage(data) != 0 {
+					return nil, fmt.Errorf("writing %s: path has unresolved merge conflicts", p)
+				}
+			}
+		}
+		stats := make(map[string]stat, len(paths))
+		for _, p := range paths {
+			fi, err := r.writeWorktreeFile(p, files[p])
+			if err != nil {
+				return nil, err
+			}
+			mode := filemode.Regular
+			if fi.Mode()&0o111 != 0 {
+				mode = filemode.Executable
+			}
+			stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
+		}
+		return updateIndex(data, stats)
+	})
+}
+
+// rewriteIndex holds index.lock while update turns the current index into
+// the new one, then replaces the index by rename, as git does; on any
+// error the lock is dropped and the index stays as it was.
+func (r *Repo) rewriteIndex(update func(data []byte) ([]byte, error)) (err error) {
 	indexPath := filepath.Join(r.gitDir, "index")
 	lock, err := lockIndex(indexPath)
 	if err != nil {
@@ -48,27 +77,7 @@ func (r *Repo) WriteWorktree(files map[string][]byte) (err error) {
 	if err != nil {
 		return err
 	}
-	// Refuse conflicted paths before touching the work tree.
-	if ix, err := parseIndex(data); err == nil {
-		for _, p := range paths {
-			if f := ix.find(p); len(f) > 1 || len(f) == 1 && f[0].stage(data) != 0 {
-				return fmt.Errorf("writing %s: path has unresolved merge conflicts", p)
-			}
-		}
-	}
-	stats := make(map[string]stat, len(paths))
-	for _, p := range paths {
-		fi, err := r.writeWorktreeFile(p, files[p])
-		if err != nil {
-			return err
-		}
-		mode := filemode.Regular
-		if fi.Mode()&0o111 != 0 {
-			mode = filemode.Executable
-		}
-		stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
-	}
-	out, err := updateIndex(data, stats)
+	out, err := update(data)
 	if err != nil {
 		return err
 	}
