@@ -208,3 +208,23 @@ func TestHTTPRepoErrors(t *testing.T) {
 		})
 	}
 }
+
+// Prefetch loads the index that later look-ups answer from; it ignores
+// OCI and malformed URLs rather than failing.
+func TestHTTPPrefetch(t *testing.T) {
+	f := newHTTPFixture(t, "", "")
+	c := &Client{}
+	ctx := context.Background()
+	c.Prefetch(ctx, f.repoURL)
+	c.Prefetch(ctx, "oci://127.0.0.1:1/charts")
+	c.Prefetch(ctx, "::not a url")
+	if n := f.repoHits.get(f.indexPath); n != 1 {
+		t.Fatalf("index.yaml fetched %d times by Prefetch, want 1", n)
+	}
+	if err := c.HasVersion(ctx, f.repoURL, "podinfo", podinfoVersions[0]); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.repoHits.total(); n != 1 {
+		t.Errorf("%d requests after prefetch and look-up, want 1", n)
+	}
+}

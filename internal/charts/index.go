@@ -67,6 +67,22 @@ func (c *Client) loadIndex(ctx context.Context, r *repoRef) (*index, error) {
 	})
 }
 
+// Prefetch loads an HTTP repository's index into the Client, so that a
+// later HasVersion or Versions answers without waiting on the network. It
+// does nothing for OCI or local repositories (their lookups are per chart).
+// Errors are dropped: the lookup that needs the index reports its own.
+func (c *Client) Prefetch(ctx context.Context, repoURL string) {
+	r, err := parseRepo(repoURL)
+	if err != nil || r.oci {
+		return
+	}
+	c.init()
+	if c.LocalDir != "" {
+		return
+	}
+	_, _ = c.loadIndex(ctx, r)
+}
+
 func (c *Client) httpVersions(ctx context.Context, r *repoRef, chart string) ([]string, error) {
 	idx, err := c.loadIndex(ctx, r)
 	if err != nil {

@@ -75,6 +75,7 @@ func (r *Repo) CommitFilesOnto(parent plumbing.Hash, extra []plumbing.Hash, file
 	if err := r.flushBatch(r.batch); err != nil {
 		return plumbing.ZeroHash, err
 	}
+	r.subjects.Store(h, subject(msg))
 	return h, nil
 }
 

@@ -62,8 +62,14 @@ func identityFor(cfg *formatcfg.Config, role string) (Signature, error) {
 	return s, nil
 }
 
-// mergedConfig reads the config files in git's order, later ones winning.
+// mergedConfig reads the config files in git's order, later ones winning,
+// once per Repo: a promotion asks for the identity twice (commit, reflog).
 func (r *Repo) mergedConfig() (*formatcfg.Config, error) {
+	r.cfgOnce.Do(func() { r.cfg, r.cfgErr = r.readMergedConfig() })
+	return r.cfg, r.cfgErr
+}
+
+func (r *Repo) readMergedConfig() (*formatcfg.Config, error) {
 	cfg := formatcfg.New()
 	for _, p := range r.configPaths() {
 		f, err := os.Open(p)

@@ -2,14 +2,16 @@ package git
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
 	"fmt"
+	"hash/adler32"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
-	"github.com/go-git/go-git/v5/storage/memory"
 )
 
 // objectBatch collects the new objects of one commit so they reach disk as
@@ -41,19 +43,7 @@ func (r *Repo) flushBatch(b *objectBatch) error {
 		}
 		return nil
 	}
-	mem := memory.NewStorage()
-	hashes := make([]plumbing.Hash, 0, len(b.objs))
-	for _, o := range b.objs {
-		if _, err := mem.SetEncodedObject(o); err != nil {
-			return err
-		}
-		hashes = append(hashes, o.Hash())
-	}
-	var pack bytes.Buffer
-	if _, err := packfile.NewEncoder(&pack, mem, false).Encode(hashes, 0); err != nil {
-		return fmt.Errorf("writing pack: %w", err)
-	}
-	idx, sum, err := indexPack(pack.Bytes())
+	pack, idx, sum, err := encodePack(b.objs)
 	if err != nil {
 		return err
 	}
@@ -63,7 +53,7 @@ func (r *Repo) flushBatch(b *objectBatch) error {
 	// there left a truncated .idx that broke every git command).
 	dir := filepath.Join(r.commonDir, "objects", "pack")
 	name := "pack-" + sum.String()
-	if err := r.writeObjectFile(dir, name+".pack", pack.Bytes()); err != nil {
+	if err := r.writeObjectFile(dir, name+".pack", pack); err != nil {
 		return err
 	}
 	if err := r.writeObjectFile(dir, name+".idx", idx); err != nil {
@@ -73,26 +63,87 @@ func (r *Repo) flushBatch(b *objectBatch) error {
 	return nil
 }
 
-// indexPack builds the .idx of a pack and returns it with the pack's name.
-func indexPack(pack []byte) ([]byte, plumbing.Hash, error) {
-	w := new(idxfile.Writer)
-	parser, err := packfile.NewParser(packfile.NewScanner(bytes.NewReader(pack)), w)
-	if err != nil {
-		return nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
+// encodePack writes objs as a version 2 pack of whole (undeltified)
+// objects and builds its index from the offsets and CRCs it wrote, rather
+// than parsing the pack back.
+func encodePack(objs []plumbing.EncodedObject) (pack, idx []byte, sum plumbing.Hash, err error) {
+	var buf bytes.Buffer
+	buf.WriteString("PACK")
+	buf.Write(binary.BigEndian.AppendUint32(nil, 2))
+	buf.Write(binary.BigEndian.AppendUint32(nil, uint32(len(objs))))
+	iw := new(idxfile.Writer)
+	for _, o := range objs {
+		content, err := objectBytes(o)
+		if err != nil {
+			return nil, nil, plumbing.ZeroHash, fmt.Errorf("writing pack: object %s: %w", o.Hash(), err)
+		}
+		off := buf.Len()
+		buf.Write(objectHeader(o.Type(), int64(len(content))))
+		writeStoredZlib(&buf, content)
+		iw.Add(o.Hash(), uint64(off), crc32.ChecksumIEEE(buf.Bytes()[off:]))
 	}
-	sum, err := parser.Parse()
-	if err != nil {
-		return nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
+	sha := sha1.Sum(buf.Bytes())
+	buf.Write(sha[:])
+	sum = plumbing.Hash(sha)
+	if err := iw.OnFooter(sum); err != nil {
+		return nil, nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
 	}
-	mi, err := w.Index()
+	mi, err := iw.Index()
 	if err != nil {
-		return nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
+		return nil, nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
 	}
 	var out bytes.Buffer
 	if _, err := idxfile.NewEncoder(&out).Encode(mi); err != nil {
-		return nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
+		return nil, nil, plumbing.ZeroHash, fmt.Errorf("indexing pack: %w", err)
 	}
-	return out.Bytes(), sum, nil
+	return buf.Bytes(), out.Bytes(), sum, nil
+}
+
+// writeStoredZlib writes data as a zlib stream of stored (uncompressed)
+// deflate blocks, what git writes with core.compression 0. Every flate
+// writer allocates over 1 MB of tables up front, a quarter of all a
+// promotion allocates and, in fresh pages, 300 page faults; the objects of
+// a promotion are a few KB, and git gc compresses them later anyway.
+func writeStoredZlib(buf *bytes.Buffer, data []byte) {
+	sum := adler32.Checksum(data)
+	buf.Write([]byte{0x78, 0x01}) // deflate, 32 KB window, no dictionary, "fastest"
+	for first := true; first || len(data) > 0; first = false {
+		n := min(len(data), 0xffff)
+		final := byte(0)
+		if n == len(data) {
+			final = 1
+		}
+		buf.WriteByte(final) // BFINAL, BTYPE 00 (stored)
+		buf.Write(binary.LittleEndian.AppendUint16(nil, uint16(n)))
+		buf.Write(binary.LittleEndian.AppendUint16(nil, ^uint16(n)))
+		buf.Write(data[:n])
+		data = data[n:]
+	}
+	buf.Write(binary.BigEndian.AppendUint32(nil, sum))
+}
+
+// objectHeader is a pack entry's type and size: 3 type bits and 4 size
+// bits in the first byte, 7 more size bits per following byte, the high
+// bit of each byte saying another follows.
+func objectHeader(t plumbing.ObjectType, size int64) []byte {
+	b := []byte{byte(t)<<4 | byte(size&0x0f)}
+	for size >>= 4; size > 0; size >>= 7 {
+		b[len(b)-1] |= 0x80
+		b = append(b, byte(size&0x7f))
+	}
+	return b
+}
+
+func objectBytes(o plumbing.EncodedObject) ([]byte, error) {
+	r, err := o.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var b bytes.Buffer
+	b.Grow(int(o.Size()) + 1) // +1: ReadFrom stops at EOF without growing
+	_, err = b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // writeObjectFile writes a read-only file of the object store through a

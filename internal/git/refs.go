@@ -147,9 +147,10 @@ func (r *Repo) appendReflogs(logs []string, old, new plumbing.Hash) error {
 		return err
 	}
 	msg := "commit"
-	if c, err := r.repo.CommitObject(new); err == nil {
-		subject, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
-		msg = "commit: " + subject
+	if s, ok := r.subjects.Load(new); ok {
+		msg = "commit: " + s.(string)
+	} else if c, err := r.repo.CommitObject(new); err == nil {
+		msg = "commit: " + subject(c.Message)
 	}
 	now := time.Now()
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n",
@@ -168,4 +169,10 @@ func (r *Repo) appendReflogs(logs []string, old, new plumbing.Hash) error {
 		}
 	}
 	return nil
+}
+
+// subject is a commit message's first line, as git's reflog shows it.
+func subject(msg string) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	return s
 }

@@ -23,6 +23,7 @@ import (
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
@@ -56,6 +57,13 @@ type Repo struct {
 	fsync     bool   // sync refs and work-tree files before renaming them
 	batch     *objectBatch
 	mu        sync.Mutex // serialises object reads of tree views (see treefs_lock.go)
+
+	cfgOnce sync.Once // the merged git config, for Identity
+	cfg     *formatcfg.Config
+	cfgErr  error
+	// subjects of the commits this Repo wrote, for their reflog lines:
+	// reading a commit back from a new pack reloads every pack index.
+	subjects sync.Map // plumbing.Hash -> string
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git
@@ -79,6 +87,7 @@ func Open(dir string) (*Repo, error) {
 	if commonDir != gitDir {
 		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(commonDir))
 	}
+	dot = idxFS{dot}
 	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: 16})
 	repo, err := gogit.Open(st, osfs.New(root))
 	if err != nil {
