@@ -22,6 +22,25 @@ import (
 // kinds are ignored; a document that does not parse is an error naming
 // file:line.
 func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
+	ms, err := ReadManifests(fsys, cfg, env)
+	if err != nil {
+		return nil, err
+	}
+	return DiscoverManifests(fsys, cfg, env, ms)
+}
+
+// Manifest is one manifest file split into its YAML documents, nil for an
+// empty one so that indexes match what a reader counts in the file.
+type Manifest struct {
+	File string
+	Docs []*yaml.Node
+}
+
+// ReadManifests reads and parses env's manifest files, for Discover and
+// for callers that also read the documents themselves: parsing is most
+// of what discovery costs, so it is done once. The documents are shared
+// and must not be modified.
+func ReadManifests(fsys fs.FS, cfg *config.Config, env string) ([]Manifest, error) {
 	if err := cfg.CheckEnv(env); err != nil {
 		return nil, err
 	}
@@ -29,9 +48,26 @@ func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("env %s: %w", env, err)
 	}
+	out := make([]Manifest, 0, len(files))
+	for _, name := range files {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("env %s: %s: %w", env, name, err)
+		}
+		docs, err := splitDocs(data)
+		if err != nil {
+			return nil, fmt.Errorf("env %s: %w", env, posError(name, 0, err))
+		}
+		out = append(out, Manifest{File: name, Docs: docs})
+	}
+	return out, nil
+}
+
+// DiscoverManifests is Discover over manifests ReadManifests returned.
+func DiscoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest) ([]App, error) {
 	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{}}
-	for _, f := range files {
-		if err := d.file(f); err != nil {
+	for _, m := range ms {
+		if err := d.file(m); err != nil {
 			return nil, fmt.Errorf("env %s: %w", env, err)
 		}
 	}
@@ -50,16 +86,9 @@ type discovery struct {
 	globs map[string][]string
 }
 
-func (d *discovery) file(name string) error {
-	data, err := fs.ReadFile(d.fsys, name)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	docs, err := splitDocs(data)
-	if err != nil {
-		return posError(name, 0, err)
-	}
-	for i, doc := range docs {
+func (d *discovery) file(m Manifest) error {
+	name := m.File
+	for i, doc := range m.Docs {
 		apps, err := d.document(name, i, doc)
 		if err != nil {
 			return err

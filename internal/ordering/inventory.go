@@ -50,63 +50,98 @@ func Build(fsys fs.FS, cfg *config.Config, envs ...string) (*Inventory, error) {
 // Applications and ApplicationSets with their waves. promote apply checks
 // one env on every run, and expanding the generators of all the others
 // was most of its ordering cost. An env whose ApplicationSets template
-// their wave still gets the full build.
+// their wave still gets the full build. All envs are built at once:
+// promote apply waits on this, and the light builds fill the core the
+// plan leaves idle.
 func buildForCheck(fsys fs.FS, cfg *config.Config, envs []string) (*Inventory, error) {
 	if len(envs) == 0 {
 		return Build(fsys, cfg)
 	}
-	full, err := Build(fsys, cfg, envs...)
-	if err != nil {
-		return nil, err
+	type result struct {
+		inv   *EnvInventory
+		light bool
+		err   error
 	}
-	roots := map[string]bool{} // base names of the full envs' roots
-	byEnv := map[string]EnvInventory{}
-	for _, e := range full.Envs {
-		byEnv[e.Env] = e
-		for _, o := range e.Objects() {
-			if o.Root {
-				roots[BaseName(o.Name, e.Env)] = true
+	results := make([]result, len(cfg.Environments))
+	var wg sync.WaitGroup
+	for i, env := range cfg.Environments {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &results[i]
+			if slices.Contains(envs, env) {
+				r.inv, r.err = buildEnv(fsys, cfg, env)
+			} else {
+				r.inv, r.light, r.err = buildEnvLight(fsys, cfg, env)
+			}
+		}()
+	}
+	wg.Wait()
+	roots := map[string]bool{} // base names of the fully built envs' roots
+	inv := &Inventory{}
+	for i, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		inv.Envs = append(inv.Envs, *r.inv)
+		if !r.light {
+			for _, o := range r.inv.Objects() {
+				if o.Root {
+					roots[BaseName(o.Name, cfg.Environments[i])] = true
+				}
 			}
 		}
 	}
-	inv := &Inventory{}
-	for _, env := range cfg.Environments {
-		if e, ok := byEnv[env]; ok {
-			inv.Envs = append(inv.Envs, e)
-			continue
+	// A light env's root is the one named like a full env's root.
+	for i, r := range results {
+		if r.light {
+			for _, o := range inv.Envs[i].Objects() {
+				o.Root = o.Kind == KindApplication && roots[BaseName(o.Name, cfg.Environments[i])]
+			}
 		}
-		e, err := buildEnvLight(fsys, cfg, env, roots)
-		if err != nil {
-			return nil, err
-		}
-		inv.Envs = append(inv.Envs, *e)
 	}
 	return inv, nil
 }
 
-func buildEnvLight(fsys fs.FS, cfg *config.Config, env string, roots map[string]bool) (*EnvInventory, error) {
-	raws, err := readObjects(fsys, cfg, env)
+// buildEnvLight inventories env without expanding its ApplicationSets
+// (light is true), unless one templates its wave.
+func buildEnvLight(fsys fs.FS, cfg *config.Config, env string) (e *EnvInventory, light bool, err error) {
+	ms, err := argo.ReadManifests(fsys, cfg, env)
 	if err != nil {
-		return nil, fmt.Errorf("env %s: %w", env, err)
+		return nil, false, err
+	}
+	raws, err := objectsOf(ms)
+	if err != nil {
+		return nil, false, fmt.Errorf("env %s: %w", env, err)
 	}
 	objs := make([]Object, 0, len(raws))
 	for _, r := range raws {
 		o := newObject(r)
 		if o.templateWave != nil && templated(*o.templateWave) {
-			return buildEnv(fsys, cfg, env)
+			e, err := buildEnvFrom(fsys, cfg, env, ms)
+			return e, false, err
 		}
-		o.Root = r.Kind == KindApplication && roots[BaseName(r.Name, env)]
 		objs = append(objs, o)
 	}
-	return &EnvInventory{Env: env, Waves: groupByWave(objs)}, nil
+	return &EnvInventory{Env: env, Waves: groupByWave(objs)}, true, nil
 }
 
 func buildEnv(fsys fs.FS, cfg *config.Config, env string) (*EnvInventory, error) {
-	apps, err := argo.Discover(fsys, cfg, env)
+	ms, err := argo.ReadManifests(fsys, cfg, env)
 	if err != nil {
 		return nil, err
 	}
-	raws, err := readObjects(fsys, cfg, env)
+	return buildEnvFrom(fsys, cfg, env, ms)
+}
+
+// buildEnvFrom inventories env from its parsed manifests, which both
+// discovery and the objects' own annotations read.
+func buildEnvFrom(fsys fs.FS, cfg *config.Config, env string, ms []argo.Manifest) (*EnvInventory, error) {
+	apps, err := argo.DiscoverManifests(fsys, cfg, env, ms)
+	if err != nil {
+		return nil, err
+	}
+	raws, err := objectsOf(ms)
 	if err != nil {
 		return nil, fmt.Errorf("env %s: %w", env, err)
 	}

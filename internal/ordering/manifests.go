@@ -1,15 +1,12 @@
 package ordering
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"strings"
 
-	"github.com/gitops-promote/gitops-promote/internal/config"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
 // rawObject is what this package needs of an Application or ApplicationSet
@@ -69,57 +66,31 @@ type rawDoc struct {
 	} `yaml:"spec"`
 }
 
-// readObjects parses every Argo CD document of env's manifest files.
-// argo.Discover has already accepted these files, so errors here are rare;
-// they still name file:line rather than panic or guess.
-func readObjects(fsys fs.FS, cfg *config.Config, env string) ([]rawObject, error) {
-	files, err := cfg.ManifestFiles(fsys, env)
-	if err != nil {
-		return nil, err
-	}
+// objectsOf returns the Argo CD documents of env's manifests, which
+// argo.ReadManifests has parsed (and argo.DiscoverManifests accepted, on a
+// full build), so errors here are rare; they still name file:line rather
+// than panic or guess.
+func objectsOf(ms []argo.Manifest) ([]rawObject, error) {
 	var out []rawObject
-	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
+	for _, m := range ms {
+		for _, doc := range m.Docs {
+			if doc == nil || doc.Kind != yaml.MappingNode {
+				continue
+			}
+			var d rawDoc
+			if err := doc.Decode(&d); err != nil {
+				if !isArgo(scalar(doc, "apiVersion"), scalar(doc, "kind")) {
+					continue // not ours: argo.Discover ignores it too
+				}
+				return nil, fmt.Errorf("%s:%d: %s", m.File, doc.Line, oneLine(err))
+			}
+			if !isArgo(d.APIVersion, d.Kind) {
+				continue
+			}
+			out = append(out, toObject(m.File, doc.Line, &d))
 		}
-		objs, err := parseObjects(f, data)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, objs...)
 	}
 	return out, nil
-}
-
-func parseObjects(file string, data []byte) ([]rawObject, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var out []rawObject
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s", file, oneLine(err))
-		}
-		if len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
-			continue
-		}
-		doc := n.Content[0]
-		var d rawDoc
-		if err := doc.Decode(&d); err != nil {
-			if !isArgo(scalar(doc, "apiVersion"), scalar(doc, "kind")) {
-				continue // not ours: argo.Discover ignores it too
-			}
-			return nil, fmt.Errorf("%s:%d: %s", file, doc.Line, oneLine(err))
-		}
-		if !isArgo(d.APIVersion, d.Kind) {
-			continue
-		}
-		out = append(out, toObject(file, doc.Line, &d))
-	}
 }
 
 func toObject(file string, line int, d *rawDoc) rawObject {

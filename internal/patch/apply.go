@@ -37,6 +37,10 @@ func Apply(data []byte, changes []Change) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return apply(data, docs, changes)
+}
+
+func apply(data []byte, docs []*yqlib.CandidateNode, changes []Change) ([]byte, error) {
 	idx := indexNodes(docs)
 	starts := lineStarts(data)
 	seen := map[pos]bool{}

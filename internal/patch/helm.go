@@ -33,6 +33,10 @@ func HelmSources(data []byte) ([]HelmSource, error) {
 	if err != nil {
 		return nil, err
 	}
+	return helmSources(docs)
+}
+
+func helmSources(docs []*yqlib.CandidateNode) ([]HelmSource, error) {
 	var out []HelmSource
 	for i, doc := range docs {
 		if doc.Kind != yqlib.MappingNode {

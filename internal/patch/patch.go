@@ -57,35 +57,26 @@ type Target struct {
 // only through `<<` merge keys are not found; Select follows them.
 func Find(data []byte, keyPath []string) (Target, error) {
 	if len(keyPath) == 0 {
-		return Target{}, fmt.Errorf("find: empty key path: %w", ErrNotFound)
+		return Target{}, errEmptyPath
 	}
-	docs, err := parse(data)
+	f, err := Parse(data)
 	if err != nil {
 		return Target{}, err
 	}
-	return findIn(docs, keyPath)
+	return f.Find(keyPath)
 }
 
 // FindAll is Find for several key paths of one file, parsed once: a
 // promotion sets every field of every component in the versions file.
 func FindAll(data []byte, keyPaths [][]string) ([]Target, error) {
-	docs, err := parse(data)
+	f, err := Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Target, 0, len(keyPaths))
-	for _, kp := range keyPaths {
-		if len(kp) == 0 {
-			return nil, fmt.Errorf("find: empty key path: %w", ErrNotFound)
-		}
-		t, err := findIn(docs, kp)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return f.FindAll(keyPaths)
 }
+
+var errEmptyPath = fmt.Errorf("find: empty key path: %w", ErrNotFound)
 
 func findIn(docs []*yqlib.CandidateNode, keyPath []string) (Target, error) {
 	display := strings.Join(keyPath, ".")

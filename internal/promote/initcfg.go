@@ -57,7 +57,7 @@ func Init(fsys fs.FS, fallbackRepoURL string) ([]byte, []string, error) {
 				}
 				revisions[s.Chart][env] = s.Revision.Value
 			}
-			for _, u := range refRepoURLs(mf.Data) {
+			for _, u := range refRepoURLs(mf.File.Bytes()) {
 				repoURLs[u]++
 			}
 		}

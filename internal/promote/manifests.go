@@ -12,7 +12,7 @@ import (
 // manifestFile is one Argo CD manifest file and its Helm sources.
 type manifestFile struct {
 	Path    string
-	Data    []byte
+	File    *patch.File
 	Sources []patch.HelmSource
 }
 
@@ -21,11 +21,15 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 	if err != nil {
 		return manifestFile{}, fmt.Errorf("reading %s: %w", path, err)
 	}
-	srcs, err := patch.HelmSources(data)
+	f, err := patch.Parse(data)
 	if err != nil {
 		return manifestFile{}, fmt.Errorf("reading %s: %w", path, err)
 	}
-	return manifestFile{Path: path, Data: data, Sources: srcs}, nil
+	srcs, err := f.HelmSources()
+	if err != nil {
+		return manifestFile{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return manifestFile{Path: path, File: f, Sources: srcs}, nil
 }
 
 // readManifests reads every manifest of env and lists their Helm sources.
@@ -60,6 +64,7 @@ func planRevisions(fsys fs.FS, cfg *config.Config, env string, want map[string]s
 	}
 	found := map[string]bool{}
 	for _, f := range files {
+		p.keep(f.Path, f.File)
 		for _, s := range f.Sources {
 			ver, ok := want[s.Chart]
 			if !ok {

@@ -74,6 +74,9 @@ type Plan struct {
 	Charts []ChartRef // chart versions the plan pins, to verify in their repositories
 	// OrderingIgnored counts ordering findings overridden by --ignore-ordering.
 	OrderingIgnored int
+	// parsed keeps the files the plan located its edits in, so that
+	// materialize edits them without parsing them again.
+	parsed map[string]*patch.File
 }
 
 // ChartRef is a chart version that must exist before it is pinned.
@@ -122,11 +125,16 @@ func build(fsys fs.FS, cfg *config.Config, env string, sets []fieldSet, p *Plan)
 	for i, s := range sets {
 		paths[i] = append(slices.Clone(s.comp.Path), s.key)
 	}
-	targets, err := patch.FindAll(vdata, paths)
+	vfile, err := patch.Parse(vdata)
+	if err != nil {
+		return fmt.Errorf("%s: %w", vpath, err)
+	}
+	p.keep(vpath, vfile)
+	targets, err := vfile.FindAll(paths)
 	if err != nil {
 		// name the field: FindAll stops at the first it cannot find
 		for i, s := range sets {
-			if _, ferr := patch.Find(vdata, paths[i]); ferr != nil {
+			if _, ferr := vfile.Find(paths[i]); ferr != nil {
 				return fmt.Errorf("%s: %s.%s: %w", vpath, s.comp.Key, s.key, ferr)
 			}
 		}
@@ -149,7 +157,7 @@ func build(fsys fs.FS, cfg *config.Config, env string, sets []fieldSet, p *Plan)
 	return p.materialize(fsys)
 }
 
-// materialize applies the edits file by file; patch.Apply re-parses each
+// materialize applies the edits file by file; Apply re-parses each
 // result and refuses any semantic change beyond the edited scalars.
 func (p *Plan) materialize(fsys fs.FS) error {
 	byFile := map[string][]patch.Change{}
@@ -157,18 +165,31 @@ func (p *Plan) materialize(fsys fs.FS) error {
 		byFile[e.File] = append(byFile[e.File], patch.Change{Target: e.target, New: e.New, Tag: e.Tag})
 	}
 	for file, changes := range byFile {
-		old, err := fs.ReadFile(fsys, file)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", file, err)
+		f := p.parsed[file]
+		if f == nil {
+			data, err := fs.ReadFile(fsys, file)
+			if err != nil {
+				return fmt.Errorf("reading %s: %w", file, err)
+			}
+			if f, err = patch.Parse(data); err != nil {
+				return fmt.Errorf("editing %s: %w", file, err)
+			}
 		}
-		out, err := patch.Apply(old, changes)
+		out, err := f.Apply(changes)
 		if err != nil {
 			return fmt.Errorf("editing %s: %w", file, err)
 		}
-		p.Old[file], p.New[file] = old, out
+		p.Old[file], p.New[file] = f.Bytes(), out
 	}
 	p.Rows = rows(p.Edits)
 	return nil
+}
+
+func (p *Plan) keep(path string, f *patch.File) {
+	if p.parsed == nil {
+		p.parsed = map[string]*patch.File{}
+	}
+	p.parsed[path] = f
 }
 
 // rows groups edits by field and value so a chart version shows once with
