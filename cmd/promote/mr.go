@@ -43,6 +43,9 @@ func runMergeRequest(ctx context.Context, a *promote.Apply, o *options, ios *ioS
 	if err := writeResult(ios, o, &run.Result); err != nil {
 		return err
 	}
+	if run.Closed != nil {
+		fmt.Fprintf(ios.Out, "merge request closed (%s already holds its values): %s\n", o.branch, run.Closed.URL)
+	}
 	if !run.UpToDate {
 		state := "updated"
 		if run.MR.Created {
@@ -61,6 +64,7 @@ func writeMRJSON(ios *ioStreams, o *options, run *promote.MRRun) error {
 		IID     int64  `json:"iid"`
 		Created bool   `json:"created"`
 		Updated bool   `json:"updated"`
+		Closed  bool   `json:"closed,omitempty"`
 	}
 	var out struct {
 		resultJSON
@@ -71,6 +75,8 @@ func writeMRJSON(ios *ioStreams, o *options, run *promote.MRRun) error {
 	out.SourceBranch = run.SourceBranch
 	if !run.UpToDate {
 		out.MergeRequest = &mrJSON{URL: run.MR.URL, IID: run.MR.IID, Created: run.MR.Created, Updated: run.MR.Updated}
+	} else if run.Closed != nil {
+		out.MergeRequest = &mrJSON{URL: run.Closed.URL, IID: run.Closed.IID, Closed: true}
 	}
 	enc := json.NewEncoder(ios.Out)
 	enc.SetIndent("", "  ")

@@ -5,25 +5,29 @@ import (
 	"testing"
 )
 
-// Bad settings fail before anything is pushed or asked of GitLab, with one
-// line naming what to fix; a rejected token fails after the push (the
-// branch is harmless) and names the project and the api scope.
+// Bad settings fail before anything is pushed, with one line naming what
+// to fix: missing settings before GitLab is asked anything, a rejected
+// token or an unknown project at the first API call, which comes before
+// the branch push (a pushed branch would then carry no merge request).
 func TestMergeRequestRefusals(t *testing.T) {
 	cases := []struct {
-		name   string
-		args   []string
-		unset  string // environment variable to leave out
-		token  string // GITLAB_TOKEN to use instead of the accepted one
-		wants  []string
-		usage  bool // usage text follows the error line
-		pushes bool // the branch reaches the remote before the failure
+		name    string
+		args    []string
+		unset   string // environment variable to leave out
+		token   string // GITLAB_TOKEN to use instead of the accepted one
+		project string // CI_PROJECT_ID to use instead of the fake's project
+		wants   []string
+		usage   bool // usage text follows the error line
+		asks    bool // GitLab is asked before the failure
 	}{
 		{name: "push and merge request", args: []string{"--push"}, wants: []string{"--push", "--merge-request"}, usage: true},
 		{name: "no api url", unset: "CI_API_V4_URL", wants: []string{"CI_API_V4_URL"}},
 		{name: "no project", unset: "CI_PROJECT_ID", wants: []string{"CI_PROJECT_ID"}},
 		{name: "no token", unset: "GITLAB_TOKEN", wants: []string{"GITLAB_TOKEN"}},
-		{name: "rejected token", token: "glpat-REVOKEDtoken0000", pushes: true,
-			wants: []string{mrProject, "401", "api scope", promoteBranch}},
+		{name: "rejected token", token: "glpat-REVOKEDtoken0000", asks: true,
+			wants: []string{mrProject, "401", "api scope"}},
+		{name: "unknown project", project: "group/no-such-project", asks: true,
+			wants: []string{"group/no-such-project", "404", "CI_PROJECT_ID"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -31,6 +35,9 @@ func TestMergeRequestRefusals(t *testing.T) {
 			delete(m.env, tc.unset)
 			if tc.token != "" {
 				m.env["GITLAB_TOKEN"] = tc.token
+			}
+			if tc.project != "" {
+				m.env["CI_PROJECT_ID"] = tc.project
 			}
 			before := m.snapshot(t)
 			refs := gitRun(t, m.Remote, "show-ref")
@@ -58,13 +65,13 @@ func TestMergeRequestRefusals(t *testing.T) {
 					t.Errorf("token %q printed:\n%s%s", tok, r.out, r.errOut)
 				}
 			}
-			if pushed := gitRun(t, m.Remote, "show-ref") != refs; pushed != tc.pushes {
-				t.Errorf("pushed %v, want %v; refs:\n%s", pushed, tc.pushes, gitRun(t, m.Remote, "show-ref"))
+			if after := gitRun(t, m.Remote, "show-ref"); after != refs {
+				t.Errorf("the remote changed:\n%s", after)
 			}
 			if after := m.snapshot(t); after != before {
 				t.Errorf("target branch, local branch or work tree changed: %+v -> %+v", before, after)
 			}
-			if !tc.pushes && m.gl.Calls("total") != 0 {
+			if !tc.asks && m.gl.Calls("total") != 0 {
 				t.Errorf("asked GitLab %v before refusing", m.gl.AllCalls())
 			}
 			if len(m.gl.MRs(mrProject)) != 0 {

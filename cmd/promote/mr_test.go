@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -93,5 +94,39 @@ func TestPinMergeRequest(t *testing.T) {
 	}
 	if after := m.snapshot(t); after != before {
 		t.Errorf("target branch, local branch or work tree changed: %+v -> %+v", before, after)
+	}
+}
+
+// When the target already holds every value (here: the promotion branch
+// was merged by hand, outside GitLab), the run is up to date and closes
+// the merge request that still proposes them, with a note saying why; a
+// later run finds nothing to close.
+func TestMergeRequestClosedWhenTargetHasValues(t *testing.T) {
+	m := newMRFleet(t)
+	m.runOK(t, applyMR...)
+	mr := m.oneOpenMR(t)
+
+	other := filepath.Join(t.TempDir(), "other")
+	gitRun(t, filepath.Dir(other), "clone", "-q", "file://"+m.Remote, other)
+	gitRun(t, other, "merge", "-q", "--no-edit", "origin/"+promoteBranch)
+	gitRun(t, other, "push", "-q", "origin", "main")
+
+	r := m.runOK(t, applyMR...)
+	if !strings.Contains(r.out, "merge request closed") || !strings.Contains(r.out, mr.WebURL) {
+		t.Errorf("stdout does not report closing %s:\n%s", mr.WebURL, r.out)
+	}
+	got := m.gl.MRs(mrProject)
+	if len(got) != 1 || got[0].State != "closed" {
+		t.Fatalf("merge requests after the run: %+v", got)
+	}
+	notes := m.gl.Notes(mrProject, mr.IID)
+	if len(notes) != 1 || !strings.Contains(notes[0].Body, "already holds every value") {
+		t.Errorf("closing note: %+v", notes)
+	}
+
+	writes := m.gl.Writes()
+	m.runOK(t, applyMR...)
+	if m.gl.Writes() != writes || len(m.gl.MRs(mrProject)) != 1 {
+		t.Errorf("a rerun wrote to GitLab (%d -> %d writes) or opened a merge request", writes, m.gl.Writes())
 	}
 }

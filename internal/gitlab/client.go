@@ -36,7 +36,9 @@ var (
 // API is what the commands use, so they can be tested with a fake.
 type API interface {
 	UpsertNote(ctx context.Context, mr MR, marker string, pages []string) (NoteResult, error)
+	CheckProject(ctx context.Context, project string) error
 	UpsertMR(ctx context.Context, spec MRSpec) (MRResult, error)
+	CloseMR(ctx context.Context, spec MRSpec, comment string) (MRResult, bool, error)
 }
 
 var _ API = (*Client)(nil)

@@ -135,3 +135,42 @@ func labelOpts(l []string) *gl.LabelOptions {
 	o := append(gl.LabelOptions{}, l...)
 	return &o
 }
+
+// CheckProject reads the project: a cheap call that fails, with the usual
+// hints, on a bad token, URL or project before anything else is done (a
+// merge request run checks it before pushing its branch).
+func (c *Client) CheckProject(ctx context.Context, project string) error {
+	if project == "" {
+		return errors.New("gitlab: project is required")
+	}
+	return c.call(ctx, "read", target{project: project}, true, func(ro gl.RequestOptionFunc) (*gl.Response, error) {
+		_, resp, err := c.gl.Projects.GetProject(projectID(project), nil, ro)
+		return resp, err
+	})
+}
+
+// CloseMR closes the open merge request from spec's source to its target
+// branch, after leaving comment on it; it reports whether there was one.
+// A promotion whose values already reached the target closes the merge
+// request that proposed them, rather than leave it open and stale.
+func (c *Client) CloseMR(ctx context.Context, spec MRSpec, comment string) (MRResult, bool, error) {
+	m, err := c.findOpenMR(ctx, spec)
+	if err != nil || m == nil {
+		return MRResult{}, false, err
+	}
+	t := target{project: spec.Project, mr: m.IID}
+	if comment != "" {
+		if _, err := c.createNote(ctx, MR{Project: spec.Project, IID: m.IID}, comment); err != nil {
+			return MRResult{}, false, err
+		}
+	}
+	err = c.call(ctx, "close", t, true, func(ro gl.RequestOptionFunc) (*gl.Response, error) {
+		_, resp, err := c.gl.MergeRequests.UpdateMergeRequest(projectID(spec.Project), m.IID,
+			&gl.UpdateMergeRequestOptions{StateEvent: gl.Ptr("close")}, ro)
+		return resp, err
+	})
+	if err != nil {
+		return MRResult{}, false, err
+	}
+	return MRResult{URL: m.WebURL, IID: m.IID}, true, nil
+}

@@ -87,3 +87,53 @@ func TestUpsertMRNeedsDeveloperToken(t *testing.T) {
 	}
 	checkOneLine(t, err, "group/project", "developer")
 }
+
+// CloseMR leaves its comment on the open merge request of the branch and
+// closes it; with none open it writes nothing and says so.
+func TestCloseMR(t *testing.T) {
+	f := newFake(t)
+	f.AddMR(testProj, 7, "promote/qa-to-preprod", "main")
+	f.AddMR(testProj, 8, "promote/qa-to-preprod", "release") // other target: not ours to close
+	c := fakeClient(t, f, nil)
+	ctx := context.Background()
+	spec := MRSpec{Project: "group/project", SourceBranch: "promote/qa-to-preprod", TargetBranch: "main"}
+	res, closed, err := c.CloseMR(ctx, spec, "stale: main already has it")
+	if err != nil || !closed || res.IID != 7 {
+		t.Fatalf("close: %+v %v %v", res, closed, err)
+	}
+	states := map[int64]string{}
+	for _, m := range f.MRs(testProj) {
+		states[m.IID] = m.State
+	}
+	if states[7] != "closed" || states[8] != "opened" {
+		t.Errorf("states after close: %v", states)
+	}
+	if notes := f.Notes(testProj, 7); len(notes) != 1 || notes[0].Body != "stale: main already has it" {
+		t.Errorf("notes on !7: %+v", notes)
+	}
+	writes := f.Writes()
+	if _, closed, err := c.CloseMR(ctx, spec, "again"); err != nil || closed || f.Writes() != writes {
+		t.Errorf("second close: closed %v, err %v, %d new writes", closed, err, f.Writes()-writes)
+	}
+}
+
+// CheckProject is the cheap first call of a merge request run: a rejected
+// token and an unknown project fail it with their hints.
+func TestCheckProject(t *testing.T) {
+	f := newFake(t)
+	ctx := context.Background()
+	if err := fakeClient(t, f, nil).CheckProject(ctx, "group/project"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fakeClient(t, f, nil).CheckProject(ctx, "group/missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown project: %v", err)
+	} else {
+		checkOneLine(t, err, "group/missing", "CI_PROJECT_ID")
+	}
+	f.SetToken("glpat-other")
+	if err := fakeClient(t, f, nil).CheckProject(ctx, "group/project"); !errors.Is(err, ErrAuth) {
+		t.Errorf("rejected token: %v", err)
+	} else {
+		checkOneLine(t, err, "401", "api scope")
+	}
+}

@@ -15,9 +15,12 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 )
 
-// MRService opens or updates a merge request (internal/gitlab.Client).
+// MRService opens, updates and closes merge requests
+// (internal/gitlab.Client).
 type MRService interface {
+	CheckProject(ctx context.Context, project string) error
 	UpsertMR(ctx context.Context, spec gitlab.MRSpec) (gitlab.MRResult, error)
+	CloseMR(ctx context.Context, spec gitlab.MRSpec, comment string) (gitlab.MRResult, bool, error)
 }
 
 // MergeRequest proposes a plan as a merge request instead of pushing it to
@@ -36,6 +39,9 @@ type MRRun struct {
 	Result
 	SourceBranch string
 	MR           gitlab.MRResult
+	// Closed is set when the target already held every value and an open
+	// merge request still proposed them: it was closed.
+	Closed *gitlab.MRResult
 }
 
 // BranchFor names the merge request branch of a promotion or a pin.
@@ -56,6 +62,11 @@ func BranchFor(p *Plan, sets []KeyValue) string {
 // branch(plan) (rebuilt on every run, and a fast-forward of the previous
 // branch tip), and upserts the merge request.
 func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Plan) string) (*MRRun, error) {
+	// A bad token, API URL or project fails here, before a branch is pushed
+	// that no merge request would then carry.
+	if err := m.GitLab.CheckProject(ctx, m.Project); err != nil {
+		return nil, err
+	}
 	url, err := m.Repo.RemoteURL(m.Remote)
 	if err != nil {
 		return nil, err
@@ -96,7 +107,7 @@ func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func
 	run := &MRRun{Result: Result{Plan: p, Base: tip.String(), Remote: m.Remote, Branch: m.Branch}, SourceBranch: branch(p)}
 	if len(p.Edits) == 0 {
 		run.UpToDate = true // the target already holds every value: nothing to propose
-		return run, nil
+		return run, m.closeStale(ctx, run, tip)
 	}
 	if err := m.checkCharts(ctx, p.Charts); err != nil {
 		return nil, err
@@ -112,6 +123,23 @@ func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func
 		return nil, fmt.Errorf("pushed %s to %s but the merge request failed: %w", commit.String()[:12], run.SourceBranch, err)
 	}
 	return run, nil
+}
+
+// closeStale closes the open merge request of run's branch, if any: what
+// it proposes has reached the target some other way.
+func (m *MergeRequest) closeStale(ctx context.Context, run *MRRun, tip plumbing.Hash) error {
+	spec := gitlab.MRSpec{Project: m.Project, SourceBranch: run.SourceBranch, TargetBranch: m.Branch}
+	comment := fmt.Sprintf("Closed by gitops-promote: `%s` already holds every value this merge request proposes (checked at `%s`).",
+		m.Branch, tip.String()[:12])
+	res, closed, err := m.GitLab.CloseMR(ctx, spec, comment)
+	if err != nil {
+		return fmt.Errorf("%s is up to date, but closing the merge request of %s failed: %w", m.Branch, run.SourceBranch, err)
+	}
+	if closed {
+		run.Closed = &res
+		m.log().Info("closed stale merge request", "url", res.URL)
+	}
+	return nil
 }
 
 // branchCommit builds the plan's commit on tip and pushes it to the merge
