@@ -106,15 +106,15 @@ func (k *keyer) source(a App, s Source, repoURL string) (bool, error) {
 				}
 			}
 		}
+		fps, err := a.FileParams(s, repoURL)
+		if err != nil {
+			return false, err
+		}
 		if !inRepo {
 			return false, nil
 		}
-		for _, fp := range s.Helm.fileParams() {
-			vf, err := a.valueFile(fp, s, a.refSources(), repoURL)
-			if err != nil {
-				return false, fmt.Errorf("app %s: file parameter %q: %w", a.Name, fp, err)
-			}
-			if err := k.file(vf.Path); err != nil {
+		for _, fp := range fps {
+			if err := k.file(fp.File.Path); err != nil {
 				return false, err
 			}
 		}
@@ -139,17 +139,6 @@ func (k *keyer) source(a App, s Source, repoURL string) (bool, error) {
 		return inRepo, nil
 	}
 	return false, nil
-}
-
-func (h *Helm) fileParams() []string {
-	if h == nil {
-		return nil
-	}
-	var out []string
-	for _, fp := range h.FileParameters {
-		out = append(out, fp.Path)
-	}
-	return out
 }
 
 // hasFileDeps reports whether the chart at dir pulls dependencies from

@@ -113,3 +113,44 @@ func (a App) envsubst(s string, src Source) (string, error) {
 	}
 	return out, nil
 }
+
+// FileParam is a resolved helm.fileParameters entry: the value at Name is
+// set to the content of File, as `helm template --set-file` does.
+type FileParam struct {
+	Name string
+	File ValueFile
+}
+
+// FileParams resolves a Helm source's fileParameters as Argo CD's
+// repo-server does: each path is expanded like a value file path and is
+// chart-relative, or repository-relative for a chart kept in this
+// repository. Argo CD resolves `$ref/` paths only in valueFiles; here it
+// would expand $ref as an empty variable and read another file, so such a
+// path is refused.
+func (a App) FileParams(src Source, repoURL string) ([]FileParam, error) {
+	if src.Helm == nil {
+		return nil, nil
+	}
+	refs := a.refSources()
+	var out []FileParam
+	for _, fp := range src.Helm.FileParameters {
+		if fp.Name == "" || fp.Path == "" {
+			return nil, fmt.Errorf("app %s: file parameter %q: needs both name and path", a.Name, fp.Name)
+		}
+		if refVar, _, _ := strings.Cut(fp.Path, "/"); hasKey(refs, refVar) {
+			return nil, fmt.Errorf("app %s: file parameter %s: path %q: Argo CD resolves $%s only in valueFiles",
+				a.Name, fp.Name, fp.Path, strings.TrimPrefix(refVar, "$"))
+		}
+		vf, err := a.valueFile(fp.Path, src, nil, repoURL)
+		if err != nil {
+			return nil, fmt.Errorf("app %s: file parameter %s: path %q: %w", a.Name, fp.Name, fp.Path, err)
+		}
+		out = append(out, FileParam{Name: fp.Name, File: vf})
+	}
+	return out, nil
+}
+
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}

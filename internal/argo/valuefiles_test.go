@@ -76,3 +76,47 @@ func TestSameRepo(t *testing.T) {
 		}
 	}
 }
+
+func TestFileParams(t *testing.T) {
+	ours := Source{RepoURL: testRepo, Ref: "values", Kind: KindRef}
+	src := func(chart bool, fps ...FileParameter) Source {
+		s := Source{RepoURL: testRepo, Path: "charts/tool", Kind: KindHelm, Helm: &Helm{FileParameters: fps}}
+		if chart {
+			s = Source{RepoURL: "https://charts.example.org", Chart: "c", Kind: KindHelm, Helm: &Helm{FileParameters: fps}}
+		}
+		return s
+	}
+	tests := []struct {
+		name    string
+		src     Source
+		want    []FileParam
+		wantErr string
+	}{
+		{name: "repository chart: chart relative", src: src(true, FileParameter{"a.b", "files/x.conf"}, FileParameter{"c", "/y.txt"}),
+			want: []FileParam{{"a.b", ValueFile{Path: "files/x.conf"}}, {"c", ValueFile{Path: "y.txt"}}}},
+		{name: "chart in this repo: repository paths", src: src(false, FileParameter{"a", "files/x.conf"}, FileParameter{"b", "/envs/prod/$ARGOCD_APP_NAME.txt"}),
+			want: []FileParam{{"a", ValueFile{Path: "charts/tool/files/x.conf", InRepo: true}}, {"b", ValueFile{Path: "envs/prod/app.txt", InRepo: true}}}},
+		{name: "ref path", src: src(true, FileParameter{"a", "$values/envs/x.txt"}), wantErr: "resolves $values only in valueFiles"},
+		{name: "escapes chart", src: src(true, FileParameter{"a", "../x"}), wantErr: `file parameter a: path "../x": must name a file inside the chart`},
+		{name: "remote", src: src(true, FileParameter{"a", "https://example.org/x"}), wantErr: "remote value files"},
+		{name: "no name", src: src(true, FileParameter{"", "x"}), wantErr: "needs both name and path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := App{Name: "app", Sources: []Source{tt.src, ours}}
+			got, err := app.FileParams(tt.src, testRepo)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -74,10 +74,11 @@ func (d *Diff) renderHelm(ctx context.Context, app *argo.App, src argo.Source, s
 	if h == nil {
 		h = &argo.Helm{}
 	}
-	if len(h.FileParameters) > 0 {
-		return nil, fmt.Errorf("%s: helm.fileParameters are not supported yet", what)
-	}
 	vfs, err := app.ValueFiles(src, d.Config.RepoURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	fps, err := app.FileParams(src, d.Config.RepoURL)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -102,6 +103,15 @@ func (d *Diff) renderHelm(ctx context.Context, app *argo.App, src argo.Source, s
 			return nil, fmt.Errorf("%s: value file %s: %w", what, vf.Path, err)
 		}
 		req.ValueFiles = append(req.ValueFiles, render.NamedBytes{Name: vf.Path, Data: data})
+	}
+	for _, fp := range fps {
+		// Unlike a value file, a missing file parameter is an error in
+		// Argo CD whatever ignoreMissingValueFiles says: helm fails to read it.
+		data, err := readValueFile(side.FS, chart, fp.File)
+		if err != nil {
+			return nil, fmt.Errorf("%s: file parameter %s: %s: %w", what, fp.Name, fp.File.Path, err)
+		}
+		req.FileParameters = append(req.FileParameters, render.NamedBytes{Name: fp.Name, Data: data})
 	}
 	out, err := render.Helm(ctx, req)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
@@ -174,4 +175,79 @@ func TestProgress(t *testing.T) {
 	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("progress calls (-want +got):\n%s", diff)
 	}
+}
+
+// toolApp renders a chart kept in this repository with two
+// helm.fileParameters: one chart-relative, one from the repository root.
+const toolApp = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: tool-prod, namespace: argocd}
+spec:
+  project: ledger-prod
+  source:
+    repoURL: https://gitlab.example.com/platform/ledger-fleet.git
+    targetRevision: main
+    path: charts/tool
+    helm:
+      parameters: [{name: config, value: from-parameter}]
+      fileParameters:
+      - {name: config, path: files/app.conf}
+      - {name: banner, path: /envs/prod/tool/banner.txt}
+  destination: {server: https://kubernetes.default.svc, namespace: tool}
+`
+
+// helm.fileParameters set values from files (--set-file, after --set), and
+// those files are render inputs: editing one changes the app.
+func TestHelmFileParameters(t *testing.T) {
+	base := exampleFleet(t)
+	withApp := derive(t, base).
+		write("charts/tool/Chart.yaml", "apiVersion: v2\nname: tool\nversion: 0.1.0\n").
+		write("charts/tool/values.yaml", "config: default\nbanner: none\n").
+		write("charts/tool/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tool}\n"+
+			"data:\n  app.conf: {{ .Values.config | quote }}\n  banner: {{ .Values.banner | quote }}\n").
+		write("charts/tool/files/app.conf", "listen: 8080, 8443\n").
+		write("envs/prod/tool/banner.txt", "hello").
+		write("argocd/prod/app-tool.yaml", toolApp)
+	rep, _, err := run(t, base, withApp.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := resource(t, findApp(t, rep, "prod", "tool-prod"), "ConfigMap")
+	// The file wins over the parameter of the same name, comma and all.
+	for _, want := range []string{"+  app.conf: |\n+    listen: 8080, 8443\n", "+  banner: hello\n"} {
+		if !strings.Contains(cm.Diff, want) {
+			t.Errorf("added ConfigMap lacks %q:\n%s", want, cm.Diff)
+		}
+	}
+
+	edited := derive(t, withApp.m).edit("envs/prod/tool/banner.txt", "hello", "goodbye")
+	rep, _, err = run(t, withApp.m, edited.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"prod/tool-prod": "changed"}, statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	if cm := resource(t, findApp(t, rep, "prod", "tool-prod"), "ConfigMap"); !strings.Contains(cm.Diff, "-  banner: hello\n+  banner: goodbye\n") {
+		t.Errorf("ConfigMap diff:\n%s", cm.Diff)
+	}
+
+	// A missing file is an error naming it, as helm --set-file fails.
+	missing := derive(t, withApp.m).edit("argocd/prod/app-tool.yaml", "files/app.conf", "files/absent.conf")
+	rep, _, err = run(t, withApp.m, missing.m, 0)
+	if a := findApp(t, rep, "prod", "tool-prod"); err == nil || a.Status != report.StatusError ||
+		!strings.Contains(a.Error, "charts/tool/files/absent.conf") || !strings.Contains(a.Error, "file parameter config") {
+		t.Errorf("Run error %v; app %s %q: want an error naming the missing file", err, a.Status, a.Error)
+	}
+}
+
+func resource(t *testing.T, a report.App, kind string) diff.ResourceDiff {
+	t.Helper()
+	for _, r := range a.Resources {
+		if r.Kind == kind {
+			return r
+		}
+	}
+	t.Fatalf("app %s has no %s; resources: %+v", a.Name, kind, a.Resources)
+	return diff.ResourceDiff{}
 }

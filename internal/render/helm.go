@@ -30,6 +30,9 @@ type Request struct {
 	Values []byte
 	// Parameters are helm.parameters (--set / --set-string).
 	Parameters []Parameter
+	// FileParameters are helm.fileParameters (--set-file): the value at
+	// Name is set to Data as a string, after every Parameter.
+	FileParameters []NamedBytes
 	// SkipCrds drops crds/ from the output; Argo CD passes --include-crds
 	// unless skipCrds is set.
 	SkipCrds bool

@@ -116,6 +116,9 @@ func argoArgs(req Request, write func(name string, data []byte) string) []string
 		}
 		args = append(args, flag, p.Name+"="+escapeParameter(p.Value))
 	}
+	for i, f := range req.FileParameters {
+		args = append(args, "--set-file", f.Name+"="+escapeParameter(write(fmt.Sprintf("file-param-%d", i), f.Data)))
+	}
 	for i, f := range req.ValueFiles {
 		args = append(args, "--values", write(fmt.Sprintf("values-%d.yaml", i), f.Data))
 	}
@@ -206,6 +209,13 @@ func parityCases(t *testing.T) []parityCase {
 			},
 			KubeVersion: "1.29.4", APIVersions: []string{"example.com/v1", "example.com/v1/Widget"},
 		}, false},
+		{"demo file parameters", Request{Chart: demo,
+			Parameters: []Parameter{{Name: "image.tag", Value: "from-set"}, {Name: "env", Value: "from-set-string", ForceString: true}},
+			FileParameters: []NamedBytes{
+				{"image.tag", []byte("from-file")},          // --set-file wins over --set
+				{"env", []byte("line one\nline: two, 3\n")}, // multi-line, colon, comma: a string
+				{"hosts[1]", []byte("z.example.com")},
+			}}, false},
 		{"demo skip crds and tests", Request{Chart: demo, SkipCrds: true, SkipTests: true}, false},
 		{"demo template failure", Request{Chart: demo, Parameters: []Parameter{{Name: "fail", Value: "true"}}}, true},
 		{"demo bad kube version", Request{Chart: demo, KubeVersion: "banana"}, true},

@@ -13,7 +13,7 @@ const valuesSource = "helm.values"
 
 // mergeValues builds the user-supplied values the way values.Options does
 // for `helm template -f ... --values <helm.values> --set ... --set-string
-// ...`, but from bytes: values.Options would read paths from disk (and
+// ... --set-file ...`, but from bytes: values.Options would read paths from disk (and
 // stdin or URLs), which this package must never do.
 func mergeValues(req Request, rerr *Error) (map[string]interface{}, error) {
 	base := map[string]interface{}{}
@@ -38,6 +38,15 @@ func mergeValues(req Request, rerr *Error) (map[string]interface{}, error) {
 			if err := applyParameter(p, base); err != nil {
 				return nil, rerr.wrap(err)
 			}
+		}
+	}
+	// --set-file comes after --set-string in Helm's merge, whatever the
+	// command line says. The file's content is the value, as a string.
+	for _, f := range req.FileParameters {
+		content := string(f.Data)
+		read := func([]rune) (interface{}, error) { return content, nil }
+		if err := strvals.ParseIntoFile(f.Name+"=file", base, read); err != nil {
+			return nil, rerr.wrap(fmt.Errorf("file parameter %q (--set-file): %w", f.Name, err))
 		}
 	}
 	return base, nil
