@@ -70,6 +70,10 @@ func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
 	}
 	if res.UpToDate {
 		fmt.Fprintln(w, "already up to date: nothing to commit")
+		if res.Pushed {
+			fmt.Fprintf(w, "pushed %s to %s/%s, which an earlier run committed but did not push (attempts: %d)\n",
+				short(res.Commit), res.Remote, res.Branch, res.Attempts)
+		}
 		return nil
 	}
 	writeTable(w, p.Rows)

@@ -70,6 +70,12 @@ func (r *Repo) SyncTo(from, to plumbing.Hash) error {
 
 // treeChanges lists the regular files added or modified (with their new
 // content) and deleted between two commits.
+// Changes lists what commit to changes against commit from: the new
+// content of each written file and the deleted paths.
+func (r *Repo) Changes(from, to plumbing.Hash) (writes map[string][]byte, deletes []string, err error) {
+	return r.treeChanges(from, to)
+}
+
 func (r *Repo) treeChanges(from, to plumbing.Hash) (map[string][]byte, []string, error) {
 	fc, tc, err := r.commitPair(from, to)
 	if err != nil {

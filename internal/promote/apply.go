@@ -123,6 +123,9 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	res.Remote, res.Branch = a.Remote, a.Branch
 	p := res.Plan
 	if res.UpToDate {
+		if a.Push {
+			return res, a.pushPending(ctx, res, build)
+		}
 		return res, nil
 	}
 	if err := a.checkCharts(ctx, p.Charts); err != nil {

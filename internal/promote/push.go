@@ -1,6 +1,7 @@
 package promote
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -61,6 +62,70 @@ func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc) erro
 		}
 		local = next
 	}
+}
+
+// pushPending finishes the push of an earlier apply: HEAD already holds
+// every value, so the plan is up to date, but the push may have failed
+// (credentials, network). If the remote lacks HEAD and HEAD is exactly
+// this plan's commit on its parent, that commit is pushed like a new one,
+// rebuilt on the remote tip if the remote moved meanwhile. Any other
+// unpushed local history is the user's to push: it is named, not pushed.
+func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) error {
+	url, err := a.Repo.RemoteURL(a.Remote)
+	if err != nil {
+		return err
+	}
+	auth, err := git.AuthFor(url, a.Token)
+	if err != nil {
+		return err
+	}
+	where := a.Remote + "/" + a.Branch
+	head := plumbing.NewHash(res.Base)
+	tip, exists, err := a.Repo.FetchOptional(ctx, a.Remote, a.Branch, auth)
+	if err != nil {
+		return fmt.Errorf("checking %s for an unpushed promotion: %w", where, err)
+	}
+	if exists {
+		if in, err := a.Repo.IsAncestor(head, tip); err != nil || in {
+			return err // in: the remote has it all
+		}
+	}
+	pending, parent, err := a.pendingPlan(head, build)
+	if err != nil {
+		return err
+	}
+	if pending == nil {
+		return fmt.Errorf("%s is up to date locally, but %s lacks your local commits and the last one is not this promotion: "+
+			"push them yourself (git push %s HEAD:%s)", res.Plan.To, where, a.Remote, a.Branch)
+	}
+	a.log().Info("pushing the promotion an earlier run committed but did not push", "commit", head.String()[:12])
+	res.Plan, res.Base, res.Commit = pending, parent.String(), head.String()
+	return a.pushLoop(ctx, res, build)
+}
+
+// pendingPlan rebuilds the plan on HEAD's parent and returns it, with the
+// parent, when HEAD changes exactly the plan's files to exactly the plan's
+// contents; nil when HEAD is anything else.
+func (a *Apply) pendingPlan(head plumbing.Hash, build BuildFunc) (*Plan, plumbing.Hash, error) {
+	info, err := a.Repo.CommitInfo(head)
+	if err != nil || len(info.Parents) != 1 {
+		return nil, plumbing.ZeroHash, err
+	}
+	parent := info.Parents[0]
+	p, err := a.buildAt(parent, build)
+	if err != nil || len(p.Edits) == 0 {
+		return nil, plumbing.ZeroHash, nil // not this promotion on its parent
+	}
+	writes, deletes, err := a.Repo.Changes(parent, head)
+	if err != nil || len(deletes) > 0 || len(writes) != len(p.New) {
+		return nil, plumbing.ZeroHash, nil
+	}
+	for f, data := range p.New {
+		if got, ok := writes[f]; !ok || !bytes.Equal(got, data) {
+			return nil, plumbing.ZeroHash, nil
+		}
+	}
+	return p, parent, nil
 }
 
 // rebuildOnRemote fetches the remote tip and re-applies the plan there.

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// failPush runs apply --push while origin is unreachable: the promotion is
+// committed locally and not pushed, as after a network or credential
+// failure. It returns the local commit.
+func failPush(t *testing.T, f *fleet) string {
+	t.Helper()
+	gitRun(t, f.Dir, "remote", "set-url", "origin", "file://"+f.Remote+"-gone")
+	r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push")
+	if r.code != 1 || !strings.Contains(r.errOut, "stays on your local HEAD") {
+		t.Fatalf("push to a missing remote: exit %d\n%s", r.code, r.errOut)
+	}
+	gitRun(t, f.Dir, "remote", "set-url", "origin", "file://"+f.Remote)
+	return gitRun(t, f.Dir, "rev-parse", "HEAD")
+}
+
+// A rerun of apply --push after a failed push finds nothing to commit and
+// pushes the promotion the first run left on the local HEAD: directly
+// when the remote has not moved, rebuilt on the new tip when it has.
+func TestApplyPushesPendingPromotion(t *testing.T) {
+	for _, moved := range []bool{false, true} {
+		name := map[bool]string{false: "remote unchanged", true: "remote moved"}[moved]
+		t.Run(name, func(t *testing.T) {
+			f := newFleet(t)
+			local := failPush(t, f)
+			if moved {
+				other := f.clone(t, "other", "Other Pipeline")
+				editAndPush(t, other, "envs/preprod/common.yaml", "logLevel: debug", "logLevel: warn", "tune preprod logging")
+			}
+			theirs := gitRun(t, f.Remote, "rev-parse", "main")
+
+			r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push")
+			if r.code != 0 {
+				t.Fatalf("rerun: exit %d\n%s", r.code, r.errOut)
+			}
+			if !strings.Contains(r.out, "already up to date") || !strings.Contains(r.out, "an earlier run committed but did not push") {
+				t.Errorf("rerun output:\n%s", r.out)
+			}
+			remote := gitRun(t, f.Remote, "rev-parse", "main")
+			if head := gitRun(t, f.Dir, "rev-parse", "HEAD"); head != remote {
+				t.Errorf("local HEAD %s, remote main %s", head, remote)
+			}
+			if parent := gitRun(t, f.Remote, "rev-parse", "main~1"); parent != theirs {
+				t.Errorf("pushed commit's parent %s, want the remote tip %s", parent, theirs)
+			}
+			if !moved && remote != local {
+				t.Errorf("remote main %s, want the pending commit %s itself", remote, local)
+			}
+			if files := gitRun(t, f.Remote, "diff", "--name-only", "main~1", "main"); files != "argocd/preprod/app-gateway.yaml\nargocd/preprod/appset-nodes.yaml\nversions/preprod.yaml" {
+				t.Errorf("pushed commit changes:\n%s", files)
+			}
+			if st := gitRun(t, f.Dir, "status", "--porcelain"); st != "" {
+				t.Errorf("work tree not in step with HEAD:\n%s", st)
+			}
+
+			// Now everything is on the remote: a third run pushes nothing.
+			r = f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push", "--output", "json")
+			if res := decodeResult(t, r); r.code != 0 || !res.UpToDate || res.Pushed {
+				t.Errorf("third run: exit %d, %+v", r.code, res)
+			}
+		})
+	}
+}
+
+// Local commits of the user's own on top of the unpushed promotion are
+// not pushed behind their back: the rerun names the situation and how to
+// push, and the remote does not move.
+func TestApplyLeavesOtherLocalCommits(t *testing.T) {
+	f := newFleet(t)
+	failPush(t, f)
+	f.commitFile(t, "NOTES.md", "local notes\n", "docs: local notes")
+	before := gitRun(t, f.Remote, "rev-parse", "main")
+	r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push")
+	if r.code != 1 || !strings.Contains(r.errOut, "git push origin HEAD:main") {
+		t.Fatalf("exit %d, want 1 and a hint to push by hand\n%s", r.code, r.errOut)
+	}
+	if got := gitRun(t, f.Remote, "rev-parse", "main"); got != before {
+		t.Errorf("remote main moved to %s", got)
+	}
+}
