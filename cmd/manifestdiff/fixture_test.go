@@ -1,14 +1,11 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -16,53 +13,23 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/chartpack"
 )
 
-// packageChart packs examples/charts/<name> at version the way
-// scripts/package_charts.py does (version and appVersion rewritten, fixed
-// mtimes), so the bytes the tests serve are the ones the demo serves.
+// packageChart packs examples/charts/<name> at version, the bytes the
+// demo's chart repository serves.
 func packageChart(t testing.TB, name, version string) []byte {
 	t.Helper()
-	src := os.DirFS(filepath.Join("..", "..", "examples", "charts", name))
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	gz.ModTime = time.Unix(1700000000, 0)
-	tw := tar.NewWriter(gz)
-	err := fs.WalkDir(src, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || p == "versions" {
-			return err
-		}
-		data, err := fs.ReadFile(src, p)
-		if err != nil {
-			return err
-		}
-		if p == "Chart.yaml" {
-			data = regexp.MustCompile(`(?m)^version:.*$`).ReplaceAll(data, []byte("version: "+version))
-			data = regexp.MustCompile(`(?m)^appVersion:.*$`).ReplaceAll(data, []byte(`appVersion: "v`+version+`"`))
-		}
-		hdr := &tar.Header{Name: path.Join(name, p), Mode: 0o644, Size: int64(len(data)), ModTime: time.Unix(1700000000, 0)}
-		if err := tw.WriteHeader(hdr); err != nil {
-			return err
-		}
-		_, err = tw.Write(data)
-		return err
-	})
-	if err == nil {
-		err = tw.Close()
-	}
-	if err == nil {
-		err = gz.Close()
-	}
+	data, err := chartpack.Package(os.DirFS(filepath.Join("..", "..", "examples", "charts", name)), name, version)
 	if err != nil {
-		t.Fatalf("packaging chart %s %s: %v", name, version, err)
+		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return data
 }
 
 // chartFiles packages every version listed in each example chart's

@@ -1,17 +1,13 @@
 package manifestdiff
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +16,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/testutil/chartpack"
 )
 
 // exampleFleet loads examples/fleet into a MapFS: a revision's tree,
@@ -114,7 +111,7 @@ func (f *fetcher) Fetch(_ context.Context, repoURL, chart, version string) ([]by
 	if err != nil || !slices.Contains(strings.Fields(string(vs)), version) {
 		return nil, fmt.Errorf("chart %s version %s not found in %s", chart, version, repoURL)
 	}
-	data, err := packageChart(os.DirFS(dir), chart, version)
+	data, err := chartpack.Package(os.DirFS(dir), chart, version)
 	f.archive[key] = data
 	return data, err
 }
@@ -123,36 +120,6 @@ func (f *fetcher) counts() map[string]int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return maps.Clone(f.calls)
-}
-
-func packageChart(src fs.FS, name, version string) ([]byte, error) {
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	err := fs.WalkDir(src, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || p == "versions" {
-			return err
-		}
-		data, err := fs.ReadFile(src, p)
-		if err != nil {
-			return err
-		}
-		if p == "Chart.yaml" {
-			data = regexp.MustCompile(`(?m)^version:.*$`).ReplaceAll(data, []byte("version: "+version))
-		}
-		if err := tw.WriteHeader(&tar.Header{Name: path.Join(name, p), Mode: 0o644, Size: int64(len(data))}); err != nil {
-			return err
-		}
-		_, err = tw.Write(data)
-		return err
-	})
-	if err == nil {
-		err = tw.Close()
-	}
-	if err == nil {
-		err = gz.Close()
-	}
-	return buf.Bytes(), err
 }
 
 // run diffs base against head with a fresh fetcher.
