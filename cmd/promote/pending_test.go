@@ -83,3 +83,22 @@ func TestApplyLeavesOtherLocalCommits(t *testing.T) {
 		t.Errorf("remote main moved to %s", got)
 	}
 }
+
+// A local branch ahead of the remote with commits of its own, while the
+// remote already holds every promoted value: nothing to push for us, and
+// not an error.
+func TestApplyUpToDateWithOtherLocalCommits(t *testing.T) {
+	f := newFleet(t)
+	if r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push"); r.code != 0 {
+		t.Fatalf("first apply: exit %d\n%s", r.code, r.errOut)
+	}
+	f.commitFile(t, "NOTES.md", "local notes\n", "docs: local notes")
+	before := gitRun(t, f.Remote, "rev-parse", "main")
+	r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push")
+	if r.code != 0 || !strings.Contains(r.out, "already up to date") {
+		t.Fatalf("exit %d, want 0 and up to date\n%s%s", r.code, r.out, r.errOut)
+	}
+	if got := gitRun(t, f.Remote, "rev-parse", "main"); got != before {
+		t.Errorf("remote main moved to %s: local commits pushed", got)
+	}
+}

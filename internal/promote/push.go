@@ -69,7 +69,8 @@ func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc) erro
 // (credentials, network). If the remote lacks HEAD and HEAD is exactly
 // this plan's commit on its parent, that commit is pushed like a new one,
 // rebuilt on the remote tip if the remote moved meanwhile. Any other
-// unpushed local history is the user's to push: it is named, not pushed.
+// unpushed local history is the user's to push: it is named, not pushed,
+// and is an error only when the remote lacks some of the values.
 func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) error {
 	url, err := a.Repo.RemoteURL(a.Remote)
 	if err != nil {
@@ -93,6 +94,14 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 	pending, parent, err := a.pendingPlan(head, build)
 	if err != nil {
 		return err
+	}
+	if pending == nil && exists {
+		// HEAD holds other history; what matters is whether the remote
+		// holds the values.
+		if p, err := a.buildAt(tip, build); err == nil && len(p.Edits) == 0 {
+			a.log().Info("the remote already holds every value; your other local commits are not pushed", "to", where)
+			return nil
+		}
 	}
 	if pending == nil {
 		return fmt.Errorf("%s is up to date locally, but %s lacks your local commits and the last one is not this promotion: "+
