@@ -106,8 +106,10 @@ func TestDetailedExitCode(t *testing.T) {
 	}
 }
 
-// Sources manifestdiff cannot render are reported, never dropped; an
-// ApplicationSet it cannot expand fails the run, naming it.
+// A kustomize source of the repository is built; sources manifestdiff
+// cannot render (here: kustomize options Argo CD applies with `kustomize
+// edit`) are reported, never dropped; an ApplicationSet it cannot expand
+// fails the run, naming it.
 func TestUnsupportedSources(t *testing.T) {
 	f := newFleet(t)
 	f.write(t, "envs/qa/overlay/kustomization.yaml", "resources: [cm.yaml]\n")
@@ -123,8 +125,8 @@ spec:
 	base := f.commit(t, "a kustomize app")
 	f.edit(t, "envs/qa/overlay/cm.yaml", "name: overlay", "name: overlay-2")
 	f.write(t, "envs/qa/other/kustomization.yaml", "resources: []\n")
-	f.write(t, "argocd/qa/app-other.yaml", strings.NewReplacer("ledger-overlay", "ledger-other", "envs/qa/overlay", "envs/qa/other").
-		Replace(f.read(t, "argocd/qa/app-overlay.yaml")))
+	f.write(t, "argocd/qa/app-other.yaml", strings.NewReplacer("ledger-overlay", "ledger-other",
+		"path: envs/qa/overlay}", "path: envs/qa/other, kustomize: {namePrefix: x-}}").Replace(f.read(t, "argocd/qa/app-overlay.yaml")))
 	head := f.commit(t, "edit it, add another")
 
 	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--env", "qa")
@@ -136,10 +138,13 @@ spec:
 		if a.NotRendered != "" || a.Name == "ledger-overlay-qa" {
 			got[a.Name] = [2]string{a.Status, a.NotRendered}
 		}
+		if a.Name == "ledger-overlay-qa" && !strings.Contains(r.out, "overlay-2") {
+			t.Errorf("the rendered overlay's ConfigMap rename is not in the report:\n%s", r.out)
+		}
 	}
 	want := map[string][2]string{
-		"ledger-overlay-qa": {"changed", "kustomize source envs/qa/overlay not rendered"},
-		"ledger-other-qa":   {"added", "kustomize source envs/qa/other not rendered"},
+		"ledger-overlay-qa": {"changed", ""},
+		"ledger-other-qa":   {"added", "kustomize source envs/qa/other with kustomize options not rendered"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("not-rendered apps (-want +got):\n%s", diff)

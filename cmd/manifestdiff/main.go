@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"os/signal"
 	"strings"
@@ -17,6 +18,10 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Libraries (kustomize's deprecation notices) warn through the standard
+	// logger: keep them to one line each on stderr, marked as warnings.
+	log.SetFlags(0)
+	log.SetPrefix("manifestdiff: warning: ")
 	ios := &ioStreams{Out: os.Stdout, ErrOut: os.Stderr, Color: isTerminal(os.Stdout), Progress: isTerminal(os.Stderr)}
 	os.Exit(exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv)))
 }

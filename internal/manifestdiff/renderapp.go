@@ -35,6 +35,13 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 			if err != nil {
 				err = fmt.Errorf("env %s, app %s: directory %s: %w", app.Env, app.Name, src.Path, err)
 			}
+		case argo.KindKustomize:
+			var note string
+			m, note, err = renderKustomize(app, src, side, d.Config.RepoURL)
+			if note != "" {
+				notes = append(notes, note)
+				continue
+			}
 		default:
 			kind := src.Kind
 			if kind == argo.KindUnknown {
@@ -149,3 +156,25 @@ func firstNonEmpty(s ...string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// renderKustomize builds a kustomize source of this repository as Argo
+// CD's repo-server does for a source without kustomize options. What
+// cannot be rendered offline (another repository, options Argo CD applies
+// with `kustomize edit`, remote bases) is returned as a note, never as an
+// empty render.
+func renderKustomize(app *argo.App, src argo.Source, side Side, repoURL string) ([]byte, string, error) {
+	switch {
+	case !argo.SameRepo(src.RepoURL, repoURL):
+		return nil, fmt.Sprintf("kustomize source in another repository (%s) not rendered", src.RepoURL), nil
+	case src.Kustomize != nil && strings.TrimSpace(string(src.Kustomize)) != "{}":
+		return nil, fmt.Sprintf("kustomize source %s with kustomize options not rendered", src.Path), nil
+	}
+	m, err := render.Kustomize(side.FS, src.Path)
+	if errors.Is(err, render.ErrOffline) {
+		return nil, fmt.Sprintf("kustomize source %s not rendered: %s", src.Path, err), nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("env %s, app %s: %w", app.Env, app.Name, err)
+	}
+	return m, "", nil
+}

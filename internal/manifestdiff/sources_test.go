@@ -101,8 +101,8 @@ func TestMultiSourceValueRefs(t *testing.T) {
 
 // The app-of-apps' directory source renders the Argo CD manifests, so a
 // sync policy edit changes it and nothing else (the gateway app's render
-// inputs exclude syncPolicy); a kustomize source is reported as not
-// rendered, never dropped.
+// inputs exclude syncPolicy); a kustomize source of this repository is
+// built, its resources in the app's destination namespace.
 func TestDirectoryAndKustomizeSources(t *testing.T) {
 	base := exampleFleet(t)
 	head := derive(t, base).
@@ -143,8 +143,9 @@ spec:
 		t.Errorf("app-of-apps resources (-want +got):\n%s", diff)
 	}
 	k := findApp(t, rep, "qa", "ledger-overlay-qa")
-	if k.NotRendered != "kustomize source envs/qa/overlay not rendered" || len(k.Resources) != 0 {
-		t.Errorf("kustomize app: notRendered %q, %d resources", k.NotRendered, len(k.Resources))
+	if cm := resource(t, k, "ConfigMap"); k.NotRendered != "" || len(k.Resources) != 1 ||
+		cm.Name != "overlay" || cm.Namespace != "ledger-overlay" || cm.Status != "added" {
+		t.Errorf("kustomize app: notRendered %q, resources %+v", k.NotRendered, k.Resources)
 	}
 }
 
@@ -250,4 +251,39 @@ func resource(t *testing.T, a report.App, kind string) diff.ResourceDiff {
 	}
 	t.Fatalf("app %s has no %s; resources: %+v", a.Name, kind, a.Resources)
 	return diff.ResourceDiff{}
+}
+
+// Kustomize sources that cannot be built offline, or that carry options
+// Argo CD applies with `kustomize edit`, are reported as not rendered with
+// the reason, never as an empty render.
+func TestKustomizeNotRendered(t *testing.T) {
+	app := func(name, source string) string {
+		return `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ` + name + `, namespace: argocd}
+spec:
+  project: ledger-qa
+  source: ` + source + `
+  destination: {server: https://kubernetes.default.svc, namespace: k}
+`
+	}
+	base := exampleFleet(t)
+	head := derive(t, base).
+		write("envs/qa/remote/kustomization.yaml", "resources: ['https://github.com/org/repo//deploy?ref=v1']\n").
+		write("envs/qa/opts/kustomization.yaml", "resources: [cm.yaml]\n").
+		write("envs/qa/opts/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: opts}\n").
+		write("argocd/qa/app-remote.yaml", app("k-remote-qa", "{repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/remote}")).
+		write("argocd/qa/app-opts.yaml", app("k-opts-qa", "{repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/opts, kustomize: {namePrefix: x-}}"))
+	rep, _, err := run(t, base, head.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"k-remote-qa": "kustomize source envs/qa/remote not rendered: envs/qa/remote/kustomization.yaml: remote base https://github.com/org/repo//deploy?ref=v1: cannot be rendered offline",
+		"k-opts-qa":   "kustomize source envs/qa/opts with kustomize options not rendered",
+	} {
+		if a := findApp(t, rep, "qa", name); a.NotRendered != want || len(a.Resources) != 0 || a.Status == "error" {
+			t.Errorf("%s: status %s, notRendered %q, %d resources; want notRendered %q", name, a.Status, a.NotRendered, len(a.Resources), want)
+		}
+	}
 }

@@ -1,0 +1,142 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+)
+
+// ErrOffline marks a kustomization that needs something outside the
+// repository (a remote base, a missing path that kustomize would try to
+// clone as one): it cannot be rendered offline.
+var ErrOffline = errors.New("cannot be rendered offline")
+
+// kustomizationNames are the file names `kustomize build` looks for, in
+// its order.
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// Kustomize runs `kustomize build dir` on the tree fsys with the kustomize
+// library Argo CD's bundled binary is built from, with kustomize's
+// defaults (load restrictor root-only, plugins and Helm charts off), as
+// the repo-server runs it for a source without a kustomize block. Every
+// base and component must be a directory of fsys: remote bases, or paths
+// kustomize would try to clone, are ErrOffline, and nothing is fetched.
+func Kustomize(fsys fs.FS, dir string) ([]byte, error) {
+	roots := map[string]bool{}
+	if err := kustomizeRoots(fsys, path.Clean(dir), roots, 0); err != nil {
+		return nil, err
+	}
+	mem := filesys.MakeFsInMemory()
+	for root := range roots {
+		if err := copyTree(fsys, root, mem); err != nil {
+			return nil, err
+		}
+	}
+	opts := krusty.MakeDefaultOptions()
+	// What `kustomize build` does without --reorder: the kustomization's
+	// sortOptions if it has them, else the legacy order (Namespaces
+	// first...). The library's default, none, keeps input order.
+	opts.Reorder = krusty.ReorderOptionUnspecified
+	m, err := krusty.MakeKustomizer(opts).Run(mem, path.Join("/", dir))
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %s", dir, oneLine(err.Error()))
+	}
+	out, err := m.AsYaml()
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+	}
+	return out, nil
+}
+
+// kustomizeRoots collects dir and every local kustomization it reaches
+// through resources, bases and components. Under the root-only load
+// restrictor each of them reads files only below itself, so copying these
+// directories gives kustomize all it may read.
+func kustomizeRoots(fsys fs.FS, dir string, roots map[string]bool, depth int) error {
+	if roots[dir] {
+		return nil
+	}
+	if depth > 50 {
+		return fmt.Errorf("kustomization %s: bases nest deeper than 50", dir)
+	}
+	roots[dir] = true
+	data, name, err := readKustomization(fsys, dir)
+	if err != nil {
+		return err
+	}
+	var k struct {
+		Resources  []string `json:"resources"`
+		Bases      []string `json:"bases"`
+		Components []string `json:"components"`
+	}
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		return fmt.Errorf("%s: %s", path.Join(dir, name), oneLine(err.Error()))
+	}
+	for _, entry := range append(append(k.Resources, k.Bases...), k.Components...) {
+		if remote(entry) {
+			return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), entry, ErrOffline)
+		}
+		p := path.Join(dir, entry)
+		if p == ".." || strings.HasPrefix(p, "../") {
+			return fmt.Errorf("%s: %s is outside the repository", path.Join(dir, name), entry)
+		}
+		st, err := fs.Stat(fsys, p)
+		if err != nil {
+			// kustomize would try a path it cannot find as a git URL
+			return fmt.Errorf("%s: %s is not in the repository: %w", path.Join(dir, name), entry, ErrOffline)
+		}
+		if st.IsDir() {
+			if err := kustomizeRoots(fsys, p, roots, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func readKustomization(fsys fs.FS, dir string) ([]byte, string, error) {
+	for _, name := range kustomizationNames {
+		data, err := fs.ReadFile(fsys, path.Join(dir, name))
+		if err == nil {
+			return data, name, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", err
+		}
+	}
+	return nil, "", fmt.Errorf("%s has no kustomization.yaml", dir)
+}
+
+// remote reports entries kustomize reads over the network: URLs, scp-like
+// git addresses and the host/org/repo forms it clones.
+func remote(entry string) bool {
+	return strings.Contains(entry, "://") || strings.HasPrefix(entry, "git@") ||
+		strings.Contains(entry, "?ref=") || strings.Contains(entry, "?version=") ||
+		strings.HasPrefix(entry, "github.com/") || strings.HasPrefix(entry, "gitlab.com/") ||
+		strings.HasPrefix(entry, "bitbucket.org/")
+}
+
+func copyTree(fsys fs.FS, root string, mem filesys.FileSystem) error {
+	return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return mem.MkdirAll(path.Join("/", p))
+		}
+		if !d.Type().IsRegular() {
+			return nil // links are not followed, as Argo CD refuses out-of-repo ones
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return mem.WriteFile(path.Join("/", p), data)
+	})
+}
