@@ -67,11 +67,7 @@ func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Pl
 	if err := m.GitLab.CheckProject(ctx, m.Project); err != nil {
 		return nil, err
 	}
-	url, err := m.Repo.RemoteURL(m.Remote)
-	if err != nil {
-		return nil, err
-	}
-	auth, err := git.AuthFor(url, m.Token)
+	auth, err := m.remoteAuth()
 	if err != nil {
 		return nil, err
 	}

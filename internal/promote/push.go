@@ -16,15 +16,21 @@ import (
 // DefaultMaxAttempts bounds pushes of one apply.
 const DefaultMaxAttempts = 10
 
+// remoteAuth is the auth for --remote's URL: the token over HTTPS, the
+// SSH agent over SSH.
+func (a *Apply) remoteAuth() (git.Auth, error) {
+	url, err := a.Repo.RemoteURL(a.Remote)
+	if err != nil {
+		return nil, err
+	}
+	return git.AuthFor(url, a.Token)
+}
+
 // pushLoop pushes the commit; on a non-fast-forward rejection it fetches
 // the new tip, rebuilds the same field edits there as a compare-and-swap,
 // and tries again with backoff. It never forces.
 func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc) error {
-	url, err := a.Repo.RemoteURL(a.Remote)
-	if err != nil {
-		return err
-	}
-	auth, err := git.AuthFor(url, a.Token)
+	auth, err := a.remoteAuth()
 	if err != nil {
 		return err
 	}
@@ -72,11 +78,7 @@ func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc) erro
 // unpushed local history is the user's to push: it is named, not pushed,
 // and is an error only when the remote lacks some of the values.
 func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) error {
-	url, err := a.Repo.RemoteURL(a.Remote)
-	if err != nil {
-		return err
-	}
-	auth, err := git.AuthFor(url, a.Token)
+	auth, err := a.remoteAuth()
 	if err != nil {
 		return err
 	}
