@@ -45,18 +45,7 @@ func TestValueFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			app := App{Name: "app", Sources: append([]Source{tt.src}, tt.others...)}
 			got, err := app.ValueFiles(tt.src, testRepo)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			checkResolved(t, got, err, tt.want, tt.wantErr)
 		})
 	}
 }
@@ -105,18 +94,25 @@ func TestFileParams(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			app := App{Name: "app", Sources: []Source{tt.src, ours}}
 			got, err := app.FileParams(tt.src, testRepo)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			checkResolved(t, got, err, tt.want, tt.wantErr)
 		})
+	}
+}
+
+// checkResolved compares a resolution with the table's want, or its error
+// with the table's wantErr.
+func checkResolved[T any](t *testing.T, got T, err error, want T, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
