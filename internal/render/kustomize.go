@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"path"
 	"strings"
 
@@ -80,7 +81,7 @@ func kustomizeRoots(fsys fs.FS, dir string, roots map[string]bool, depth int) er
 	}
 	for _, entry := range append(append(k.Resources, k.Bases...), k.Components...) {
 		if remote(entry) {
-			return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), entry, ErrOffline)
+			return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), redactURL(entry), ErrOffline)
 		}
 		p := path.Join(dir, entry)
 		if p == ".." || strings.HasPrefix(p, "../") {
@@ -139,4 +140,16 @@ func copyTree(fsys fs.FS, root string, mem filesys.FileSystem) error {
 		}
 		return mem.WriteFile(path.Join("/", p), data)
 	})
+}
+
+// redactURL hides a URL's userinfo: a remote base may carry a token
+// (https://user:token@host/..., or the token as the user), and errors end
+// up in merge request notes.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = url.User("xxxxx")
+	return u.String()
 }

@@ -64,6 +64,7 @@ func TestKustomizeRefusals(t *testing.T) {
 	}{
 		{"remote base", "resources: [../base, 'https://github.com/org/repo//deploy?ref=v1']\n", true, "remote base"},
 		{"scp-like base", "resources: ['git@github.com:org/repo.git']\n", true, "remote base"},
+		{"token in a remote base", "resources: ['https://ci:glpat-SECRET42@gitlab.example.com/org/repo.git//deploy']\n", true, "https://xxxxx@gitlab.example.com/org/repo.git//deploy"},
 		{"missing path", "resources: [../nowhere]\n", true, "../nowhere is not in the repository"},
 		{"outside the repository", "resources: [../../../etc]\n", false, "outside the repository"},
 		{"file outside the root", "resources: [../base/deployment.yaml]\n", false, "kustomize build apps/prod"},
@@ -75,6 +76,9 @@ func TestKustomizeRefusals(t *testing.T) {
 			_, err := Kustomize(kustomizeTree(tc.overlay), "apps/prod")
 			if err == nil || errors.Is(err, ErrOffline) != tc.offline || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want offline %v and %q", err, tc.offline, tc.want)
+			}
+			if strings.Contains(err.Error(), "SECRET42") {
+				t.Errorf("error carries the token: %v", err)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
