@@ -33,11 +33,11 @@ func Apply(data []byte, changes []Change) ([]byte, error) {
 	if len(changes) == 0 {
 		return bytes.Clone(data), nil
 	}
-	docs, err := parse(data)
+	f, err := Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	return apply(data, docs, changes)
+	return f.Apply(changes)
 }
 
 func apply(data []byte, docs []*yqlib.CandidateNode, changes []Change) ([]byte, error) {

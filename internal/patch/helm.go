@@ -29,11 +29,11 @@ var sourceParents = [][]string{{"spec"}, {"spec", "template", "spec"}}
 // is a chart, repoURL or targetRevision that is not a scalar, because a
 // caller could not tell it apart from a missing key.
 func HelmSources(data []byte) ([]HelmSource, error) {
-	docs, err := parse(data)
+	f, err := Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	return helmSources(docs)
+	return f.HelmSources()
 }
 
 func helmSources(docs []*yqlib.CandidateNode) ([]HelmSource, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/patch"
 )
 
 // DefaultMaxAttempts bounds pushes of one apply.
@@ -204,7 +205,11 @@ func (a *Apply) valueAt(c plumbing.Hash, e Edit) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t, err := locate(data, e)
+	f, err := patch.Parse(data)
+	if err != nil {
+		return "", err
+	}
+	t, err := locate(f, e)
 	return t.Value, err
 }
 

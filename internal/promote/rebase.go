@@ -19,17 +19,19 @@ var ErrConflict = errors.New("field changed concurrently")
 func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
 	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts, OrderingIgnored: old.OrderingIgnored,
 		Old: map[string][]byte{}, New: map[string][]byte{}}
-	files := map[string][]byte{}
 	for _, e := range old.Edits {
-		data, ok := files[e.File]
-		if !ok {
-			var err error
-			if data, err = fs.ReadFile(fsys, e.File); err != nil {
+		f := p.parsed[e.File]
+		if f == nil {
+			data, err := fs.ReadFile(fsys, e.File)
+			if err != nil {
 				return nil, fmt.Errorf("%s: %s disappeared: %w", e.Field(), e.File, ErrConflict)
 			}
-			files[e.File] = data
+			if f, err = patch.Parse(data); err != nil {
+				return nil, fmt.Errorf("%s: %w: %w", e.Field(), err, ErrConflict)
+			}
+			p.keep(e.File, f) // materialize edits the parsed file
 		}
-		t, err := locate(data, e)
+		t, err := locate(f, e)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w: %w", e.Field(), err, ErrConflict)
 		}
@@ -70,11 +72,11 @@ func (c *ConflictError) Unwrap() error { return ErrConflict }
 // locate finds an edit's field in data, by key path for versions files and
 // by document and source position (falling back to the app name) for
 // Helm sources.
-func locate(data []byte, e Edit) (patch.Target, error) {
+func locate(f *patch.File, e Edit) (patch.Target, error) {
 	if e.Key != RevisionKey {
-		return patch.Find(data, e.KeyPath)
+		return f.Find(e.KeyPath)
 	}
-	srcs, err := patch.HelmSources(data)
+	srcs, err := f.HelmSources()
 	if err != nil {
 		return patch.Target{}, err
 	}
