@@ -35,6 +35,9 @@ func Kustomize(fsys fs.FS, dir string) ([]byte, error) {
 	}
 	mem := filesys.MakeFsInMemory()
 	for root := range roots {
+		if coveredBy(root, roots) {
+			continue // a base inside another root is copied with it
+		}
 		if err := copyTree(fsys, root, mem); err != nil {
 			return nil, err
 		}
@@ -121,6 +124,16 @@ func remote(entry string) bool {
 		strings.Contains(entry, "?ref=") || strings.Contains(entry, "?version=") ||
 		strings.HasPrefix(entry, "github.com/") || strings.HasPrefix(entry, "gitlab.com/") ||
 		strings.HasPrefix(entry, "bitbucket.org/")
+}
+
+// coveredBy reports whether a proper ancestor of dir is in roots.
+func coveredBy(dir string, roots map[string]bool) bool {
+	for d := path.Dir(dir); d != dir; dir, d = d, path.Dir(d) {
+		if roots[d] {
+			return true
+		}
+	}
+	return false
 }
 
 func copyTree(fsys fs.FS, root string, mem filesys.FileSystem) error {

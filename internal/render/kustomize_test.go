@@ -86,3 +86,15 @@ func TestKustomizeRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestCoveredBy(t *testing.T) {
+	roots := map[string]bool{"apps/prod": true, "apps/prod/components/x": true, "apps/base": true, ".": false}
+	for dir, want := range map[string]bool{"apps/prod": false, "apps/prod/components/x": true, "apps/base": false, ".": false} {
+		if got := coveredBy(dir, roots); got != want {
+			t.Errorf("coveredBy(%q) = %v, want %v", dir, got, want)
+		}
+	}
+	if !coveredBy("apps/base", map[string]bool{".": true}) {
+		t.Error("the repository root covers every directory")
+	}
+}
