@@ -17,6 +17,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
@@ -25,9 +26,7 @@ import (
 var ErrRender = errors.New("some apps could not be rendered")
 
 // ChartFetcher returns a packaged chart (.tgz).
-type ChartFetcher interface {
-	Fetch(ctx context.Context, repoURL, chart, version string) ([]byte, error)
-}
+type ChartFetcher = render.ChartFetcher
 
 // Side is one revision to compare.
 type Side struct {

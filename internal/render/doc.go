@@ -1,13 +1,35 @@
-// Package render turns one Argo CD source into the manifests Argo CD's
-// repo-server would produce for it, offline and in process.
+// Package render turns one resolved Argo CD source into the manifests
+// Argo CD's repo-server would produce for it, offline and in process.
 //
-// Helm renders a packaged chart through the Helm v3 SDK the way
-// `helm template` does (client-only, no cluster, no network, no helm
-// binary); Directory renders a plain-YAML directory source. The package
-// knows nothing about git, Argo CD Application manifests or chart
-// repositories: callers fetch charts and read value files themselves.
+// # The interface
 //
-// Every function is safe for concurrent use: each render builds its own
-// Helm configuration, chart and values, and no call mutates package-level
+// internal/argo decides everything Argo CD decides from an Application:
+// argo.App.Resolve turns a source into an *argo.Request (kind, `$ref`
+// value files as repository paths, build environment substituted,
+// capabilities chosen). This package renders such a request:
+//
+//	type Renderer interface {
+//		Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error)
+//	}
+//
+// One Renderer per source kind (HelmSource, DirectorySource,
+// KustomizeSource), chosen by For(req.Kind); Render dispatches. Input
+// holds what a renderer may read: the repository at the revision (an
+// fs.FS) and a ChartFetcher. A renderer returns a YAML stream; an error
+// wrapping argo.ErrNotRendered means "cannot be rendered offline" (the
+// message is the reason for the report), any other error is a failed
+// render naming env, app and source. A new kind adds a Renderer and an
+// entry in the dispatch table, and nothing in internal/manifestdiff.
+//
+// # The engines
+//
+// Below the renderers are the functions that run one tool on bytes:
+// Helm renders a packaged chart through the Helm v3 SDK the way `helm
+// template` does (client-only, no cluster, no network, no helm binary);
+// Directory renders a plain-YAML directory; Kustomize runs the kustomize
+// library. They know nothing about Argo CD Applications.
+//
+// Everything is safe for concurrent use: each render builds its own Helm
+// configuration, chart and values, and no call mutates package-level
 // state (Helm's or ours).
 package render

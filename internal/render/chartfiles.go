@@ -1,4 +1,4 @@
-package manifestdiff
+package render
 
 import (
 	"archive/tar"
@@ -12,9 +12,9 @@ import (
 	"strings"
 )
 
-// packageDir packs a chart directory of the tree into a .tgz, the form the
+// packageTree packs a chart directory of the tree into a .tgz, the form the
 // renderer loads, so charts kept in the GitOps repo render like fetched ones.
-func packageDir(fsys fs.FS, dir string) ([]byte, error) {
+func packageTree(fsys fs.FS, dir string) ([]byte, error) {
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)

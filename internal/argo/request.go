@@ -1,0 +1,191 @@
+package argo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+)
+
+// ErrNotRendered marks a source that cannot be rendered offline (a plugin,
+// a path in another repository, ...). Its message is the reason, worded
+// for a report: callers show it as "not rendered", never as a failure and
+// never as an empty render.
+var ErrNotRendered = errors.New("not rendered")
+
+type notRendered struct{ msg string }
+
+func (e *notRendered) Error() string        { return e.msg }
+func (e *notRendered) Is(target error) bool { return target == ErrNotRendered }
+
+// NotRendered returns an error that wraps ErrNotRendered and reads as the
+// formatted reason alone.
+func NotRendered(format string, args ...any) error {
+	return &notRendered{msg: fmt.Sprintf(format, args...)}
+}
+
+// Request is one source of one app resolved the way Argo CD's repo-server
+// resolves it before it runs a tool: the kind decided, `$ref` value files
+// turned into repository paths, the build environment substituted, value
+// file patterns rooted, capabilities chosen. A renderer reads files and
+// charts; it decides nothing Argo CD decides from the Application.
+//
+// This type pulls no Helm or Kubernetes package: promote links argo.
+type Request struct {
+	Env, App string // for errors
+	Kind     string
+	Source   Source // the source as written (after ApplicationSet templating)
+	// Path is the repository-relative directory of a path source, "." for
+	// the root; "" for a chart from a chart repository.
+	Path string
+	// Revision is what ARGOCD_APP_REVISION names for this source: the
+	// commit being rendered, or the chart version.
+	Revision string
+
+	// KubeVersion and APIVersions are the capabilities Argo CD passes to
+	// helm (and kustomize's helm charts): "" means the renderer's default.
+	KubeVersion string
+	APIVersions []string
+
+	Helm      *HelmRequest      // KindHelm
+	Directory *DirectoryRequest // KindDirectory
+	// Kustomize is the source's kustomize block as YAML (nil if absent),
+	// for the kustomize renderer.
+	Kustomize []byte
+}
+
+// HelmRequest is a Helm source's `helm template` inputs.
+type HelmRequest struct {
+	// Chart names a chart of a chart repository; empty for a chart kept
+	// at Request.Path in this repository.
+	Chart       ChartRef
+	ReleaseName string
+	Namespace   string
+	// ValueFiles are in Argo CD's order, before glob expansion: expand
+	// them with ExpandValueFiles once the chart's files are at hand.
+	ValueFiles []ValueFile
+	// Values is helm.valuesObject or helm.values as YAML.
+	Values         []byte
+	Parameters     []Parameter
+	FileParameters []FileParam
+
+	SkipCrds, SkipTests, SkipSchemaValidation bool
+}
+
+// ChartRef is a chart of a chart repository (HTTP or OCI).
+type ChartRef struct {
+	RepoURL, Name, Version string
+}
+
+// DirectoryRequest is a directory source's options.
+type DirectoryRequest struct {
+	Recurse          bool
+	Include, Exclude string
+	// Jsonnet is the directory.jsonnet block as YAML, nil if absent.
+	Jsonnet []byte
+}
+
+// ResolveOptions is what the resolution needs beyond the app.
+type ResolveOptions struct {
+	Config *config.Config
+	// FS is the repository at the revision being rendered.
+	FS fs.FS
+	// Revision is the source's resolved revision (see Request.Revision).
+	Revision string
+}
+
+// Resolve turns app's source src into a Request. A source Argo CD renders
+// nothing from (a ref-only source) gives nil and no error; one that cannot
+// be rendered offline gives an error wrapping ErrNotRendered.
+func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
+	cfg := opt.Config
+	req := &Request{Env: a.Env, App: a.Name, Kind: src.Kind, Source: src, Revision: opt.Revision}
+	inRepo := SameRepo(src.RepoURL, cfg.RepoURL)
+	if src.Chart == "" {
+		req.Path = dirOf(src.Path)
+	}
+	switch src.Kind {
+	case KindRef:
+		return nil, nil
+	case KindHelm:
+		if src.Chart == "" && !inRepo {
+			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: chart at path %s of another repository (%s) cannot be read offline",
+				a.Env, a.Name, src.Path, src.TargetRevision, src.Path, src.RepoURL)
+		}
+		h, err := a.resolveHelm(src, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: %w", a.Env, a.Name, firstNonEmpty(src.Chart, src.Path), src.TargetRevision, err)
+		}
+		req.Helm = h
+		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
+	case KindDirectory:
+		if !inRepo {
+			return nil, NotRendered("directory source in another repository (%s)", src.RepoURL)
+		}
+		req.Directory = &DirectoryRequest{}
+		if d := src.Directory; d != nil {
+			req.Directory = &DirectoryRequest{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, Jsonnet: d.Jsonnet}
+		}
+	case KindKustomize:
+		if !inRepo {
+			return nil, NotRendered("kustomize source in another repository (%s) not rendered", src.RepoURL)
+		}
+		req.Kustomize = src.Kustomize
+		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
+	default:
+		kind := src.Kind
+		if kind == KindUnknown {
+			kind = "path source of unknown type"
+		}
+		return nil, NotRendered("%s source %s not rendered", kind, firstNonEmpty(src.Path, src.RepoURL))
+	}
+	return req, nil
+}
+
+func (a App) resolveHelm(src Source, cfg *config.Config) (*HelmRequest, error) {
+	h := src.Helm
+	if h == nil {
+		h = &Helm{}
+	}
+	vfs, err := a.ValueFiles(src, cfg.RepoURL)
+	if err != nil {
+		return nil, err
+	}
+	fps, err := a.FileParams(src, cfg.RepoURL)
+	if err != nil {
+		return nil, err
+	}
+	out := &HelmRequest{
+		ReleaseName: firstNonEmpty(h.ReleaseName, a.Name),
+		Namespace:   firstNonEmpty(h.Namespace, a.Namespace),
+		ValueFiles:  vfs, FileParameters: fps,
+		Values:     h.ValuesYAML(),
+		Parameters: append([]Parameter(nil), h.Parameters...),
+		SkipCrds:   h.SkipCrds, SkipTests: h.SkipTests, SkipSchemaValidation: h.SkipSchemaValidation,
+	}
+	if src.Chart != "" {
+		out.Chart = ChartRef{RepoURL: src.RepoURL, Name: src.Chart, Version: src.TargetRevision}
+	}
+	return out, nil
+}
+
+// capabilities returns the kube version and API versions a source renders
+// with.
+func capabilities(src Source, cfg *config.Config) (string, []string) {
+	var kv string
+	var apis []string
+	if src.Helm != nil {
+		kv, apis = src.Helm.KubeVersion, src.Helm.APIVersions
+	}
+	return firstNonEmpty(kv, cfg.KubeVersion), append(append([]string{}, cfg.APIVersions...), apis...)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

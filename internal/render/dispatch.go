@@ -1,0 +1,56 @@
+package render
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+)
+
+// Renderer renders one resolved source of one kind into the manifests
+// Argo CD's repo-server would produce for it, as a YAML stream.
+//
+// A renderer reads only what in gives it and decides nothing Argo CD
+// decides from the Application (argo.App.Resolve did that). An error
+// wrapping argo.ErrNotRendered means the source cannot be rendered
+// offline; any other error is a failed render and names env, app and
+// source.
+type Renderer interface {
+	Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error)
+}
+
+// Input is what a renderer may read besides the request.
+type Input struct {
+	// FS is the repository at the revision being rendered.
+	FS fs.FS
+	// Charts fetches packaged charts from chart repositories.
+	Charts ChartFetcher
+}
+
+// ChartFetcher returns a packaged chart (.tgz).
+type ChartFetcher interface {
+	Fetch(ctx context.Context, repoURL, chart, version string) ([]byte, error)
+}
+
+// renderers has one entry per source kind that renders offline.
+var renderers = map[string]Renderer{
+	argo.KindHelm:      HelmSource{},
+	argo.KindDirectory: DirectorySource{},
+	argo.KindKustomize: KustomizeSource{},
+}
+
+// For returns the renderer of a source kind.
+func For(kind string) (Renderer, bool) {
+	r, ok := renderers[kind]
+	return r, ok
+}
+
+// Render renders req with the renderer of its kind; a kind without one
+// is argo.ErrNotRendered.
+func Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
+	r, ok := For(req.Kind)
+	if !ok {
+		return nil, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
+	}
+	return r.Render(ctx, in, req)
+}

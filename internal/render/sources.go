@@ -1,0 +1,113 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+)
+
+// HelmSource renders a Helm source: it fetches or packages the chart,
+// reads the value and file-parameter files, and runs Helm.
+type HelmSource struct{}
+
+func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
+	h := req.Helm
+	what := fmt.Sprintf("env %s, app %s, chart %s version %s", req.Env, req.App,
+		firstNonEmpty(req.Source.Chart, req.Source.Path), req.Source.TargetRevision)
+	chart, err := loadChart(ctx, in, req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	hr := Request{
+		ReleaseName: h.ReleaseName, Namespace: h.Namespace, Chart: chart, Values: h.Values,
+		SkipCrds: h.SkipCrds, SkipTests: h.SkipTests, SkipSchemaValidation: h.SkipSchemaValidation,
+		KubeVersion: req.KubeVersion, APIVersions: req.APIVersions,
+	}
+	for _, p := range h.Parameters {
+		hr.Parameters = append(hr.Parameters, Parameter{Name: p.Name, Value: p.Value, ForceString: p.ForceString})
+	}
+	for _, vf := range h.ValueFiles {
+		data, err := readValueFile(in.FS, chart, vf)
+		if errors.Is(err, fs.ErrNotExist) && vf.Optional {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: value file %s: %w", what, vf.Path, err)
+		}
+		hr.ValueFiles = append(hr.ValueFiles, NamedBytes{Name: vf.Path, Data: data})
+	}
+	for _, fp := range h.FileParameters {
+		// Unlike a value file, a missing file parameter is an error in
+		// Argo CD whatever ignoreMissingValueFiles says: helm fails to read it.
+		data, err := readValueFile(in.FS, chart, fp.File)
+		if err != nil {
+			return nil, fmt.Errorf("%s: file parameter %s: %s: %w", what, fp.Name, fp.File.Path, err)
+		}
+		hr.FileParameters = append(hr.FileParameters, NamedBytes{Name: fp.Name, Data: data})
+	}
+	out, err := Helm(ctx, hr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// loadChart fetches a repository chart, or packages a chart kept in this
+// repository at the revision being rendered.
+func loadChart(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
+	if c := req.Helm.Chart; c.Name != "" {
+		return in.Charts.Fetch(ctx, c.RepoURL, c.Name, c.Version)
+	}
+	return packageTree(in.FS, req.Path)
+}
+
+func readValueFile(fsys fs.FS, chart []byte, vf argo.ValueFile) ([]byte, error) {
+	if vf.InRepo {
+		return fs.ReadFile(fsys, vf.Path)
+	}
+	return chartFile(chart, vf.Path)
+}
+
+// DirectorySource renders a plain directory source.
+type DirectorySource struct{}
+
+func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([]byte, error) {
+	d := req.Directory
+	m, err := Directory(in.FS, req.Path, d.Recurse, d.Include, d.Exclude)
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
+	}
+	return m, nil
+}
+
+// KustomizeSource builds a kustomize source of this repository as Argo
+// CD's repo-server does for a source without kustomize options.
+type KustomizeSource struct{}
+
+func (KustomizeSource) Render(_ context.Context, in Input, req *argo.Request) ([]byte, error) {
+	src := req.Source
+	if req.Kustomize != nil && strings.TrimSpace(string(req.Kustomize)) != "{}" {
+		return nil, argo.NotRendered("kustomize source %s with kustomize options not rendered", src.Path)
+	}
+	m, err := Kustomize(in.FS, src.Path)
+	if errors.Is(err, ErrOffline) {
+		return nil, argo.NotRendered("kustomize source %s not rendered: %s", src.Path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
+	}
+	return m, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
