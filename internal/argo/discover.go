@@ -64,6 +64,13 @@ func ReadManifests(fsys fs.FS, cfg *config.Config, env string) ([]Manifest, erro
 }
 
 // DiscoverManifests is Discover over manifests ReadManifests returned.
+//
+// A document that cannot become apps (an Application whose path does not
+// exist, an ApplicationSet whose template fails or whose generator cannot
+// be expanded offline) fails only its own apps: the others are returned
+// with a *DiscoveryError listing the failures. Callers that must refuse
+// any broken input treat that as any error; manifestdiff reports each
+// failure as its app's error and goes on.
 func DiscoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest) ([]App, error) {
 	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{}}
 	for _, m := range ms {
@@ -72,7 +79,38 @@ func DiscoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest
 		}
 	}
 	sort.Slice(d.apps, func(i, j int) bool { return d.apps[i].Name < d.apps[j].Name })
+	if len(d.failures) > 0 {
+		return d.apps, &DiscoveryError{Env: env, Failures: d.failures}
+	}
 	return d.apps, nil
+}
+
+// Failure is one document discovery could not turn into apps.
+type Failure struct {
+	// Name is the Application's name, or the ApplicationSet's for an
+	// ApplicationSet (whose apps all fail with it, as in Argo CD's
+	// controller, which applies none of them); file:line when the
+	// document names nothing.
+	Name   string
+	AppSet bool
+	File   string
+	Line   int
+	Err    error // names file:line and the reason
+}
+
+// DiscoveryError lists the documents of an env that failed; the apps of
+// every other document were discovered.
+type DiscoveryError struct {
+	Env      string
+	Failures []Failure
+}
+
+func (e *DiscoveryError) Error() string {
+	msgs := make([]string, len(e.Failures))
+	for i, f := range e.Failures {
+		msgs[i] = f.Err.Error()
+	}
+	return strings.Join(msgs, "; ")
 }
 
 type discovery struct {
@@ -83,7 +121,8 @@ type discovery struct {
 	seen map[string]App // by name: Argo CD refuses two apps of one name
 	// globs caches git directory generator matches: every ApplicationSet
 	// of an env usually asks for the same pattern.
-	globs map[string][]string
+	globs    map[string][]string
+	failures []Failure
 }
 
 func (d *discovery) file(m Manifest) error {
@@ -91,7 +130,8 @@ func (d *discovery) file(m Manifest) error {
 	for i, doc := range m.Docs {
 		apps, err := d.document(name, i, doc)
 		if err != nil {
-			return err
+			d.fail(name, doc, err)
+			continue
 		}
 		for _, a := range apps {
 			if prev, dup := d.seen[a.Name]; dup {
@@ -102,6 +142,16 @@ func (d *discovery) file(m Manifest) error {
 		}
 	}
 	return nil
+}
+
+// fail records a document that produced no apps.
+func (d *discovery) fail(file string, doc *yaml.Node, err error) {
+	f := Failure{File: file, Line: doc.Line, Err: fmt.Errorf("env %s: %w", d.env, err),
+		Name: scalarAt(doc, "metadata.name"), AppSet: scalarAt(doc, "kind") == "ApplicationSet"}
+	if f.Name == "" {
+		f.Name = fmt.Sprintf("%s:%d", file, doc.Line)
+	}
+	d.failures = append(d.failures, f)
 }
 
 // splitDocs decodes every YAML document of data. Empty documents are kept

@@ -55,6 +55,8 @@ type pair struct {
 	manifests  [3][]byte // base, head, head rendered again
 	notes      [3]string
 	errs       [3]error
+	// discoverErr is why discovery failed for this app at either revision.
+	discoverErr string
 }
 
 // Run builds the report. It returns ErrRender (with the full report) when
@@ -92,15 +94,16 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	return rep, nil
 }
 
-// discover pairs env's apps at both revisions by name, sorted by name.
+// discover pairs env's apps at both revisions by name, sorted by name. A
+// document that failed discovery fails only its own apps (see failed).
 func (d *Diff) discover(env string) ([]*pair, error) {
-	base, err := argo.Discover(d.Base.FS, d.Config, env)
+	base, baseFails, err := discoverSide(d.Base, d.Config, env)
 	if err != nil {
-		return nil, fmt.Errorf("discovering apps at %s: %w", d.Base.Name, err)
+		return nil, err
 	}
-	head, err := argo.Discover(d.Head.FS, d.Config, env)
+	head, headFails, err := discoverSide(d.Head, d.Config, env)
 	if err != nil {
-		return nil, fmt.Errorf("discovering apps at %s: %w", d.Head.Name, err)
+		return nil, err
 	}
 	byName := map[string]*pair{}
 	get := func(name string) *pair {
@@ -115,12 +118,47 @@ func (d *Diff) discover(env string) ([]*pair, error) {
 	for i := range head {
 		get(head[i].Name).head = &head[i]
 	}
+	failed(byName, get, baseFails, d.Base.Name)
+	failed(byName, get, headFails, d.Head.Name)
 	out := make([]*pair, 0, len(byName))
 	for _, p := range byName {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
+}
+
+func discoverSide(s Side, cfg *config.Config, env string) ([]argo.App, []argo.Failure, error) {
+	apps, err := argo.Discover(s.FS, cfg, env)
+	var derr *argo.DiscoveryError
+	if errors.As(err, &derr) {
+		return apps, derr.Failures, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("discovering apps at %s: %w", s.Name, err)
+	}
+	return apps, nil, nil
+}
+
+// failed marks the apps of failed documents as errors. An Application
+// fails under its own name; an ApplicationSet fails every app it
+// generates at the other revision, or stands under its own name when
+// there is none.
+func failed(byName map[string]*pair, get func(string) *pair, fails []argo.Failure, side string) {
+	for _, f := range fails {
+		msg := oneLine(fmt.Sprintf("%v (at %s)", f.Err, side))
+		hit := false
+		if f.AppSet {
+			for _, p := range byName {
+				if (p.base != nil && p.base.AppSet == f.Name) || (p.head != nil && p.head.AppSet == f.Name) {
+					p.discoverErr, hit = msg, true
+				}
+			}
+		}
+		if !hit {
+			get(f.Name).discoverErr = msg
+		}
+	}
 }
 
 // job renders one side of one pair.
@@ -134,10 +172,15 @@ type job struct {
 // changes when both sides exist.
 func (d *Diff) plan(p *pair) []job {
 	p.result = report.App{Env: p.env, Name: p.name}
-	if p.head != nil {
+	switch {
+	case p.head != nil:
 		p.result.Namespace = p.head.Namespace
-	} else {
+	case p.base != nil:
 		p.result.Namespace = p.base.Namespace
+	}
+	if p.discoverErr != "" {
+		p.result.Status, p.result.Error = report.StatusError, p.discoverErr
+		return nil
 	}
 	switch {
 	case p.base == nil:

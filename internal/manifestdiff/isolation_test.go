@@ -1,0 +1,164 @@
+package manifestdiff
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+const missingPathApp = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ledger-missing-qa, namespace: argocd}
+spec:
+  project: ledger-qa
+  source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/nope}
+  destination: {server: https://kubernetes.default.svc, namespace: missing}
+`
+
+const escapingApp = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ledger-escape-qa, namespace: argocd}
+spec:
+  project: ledger-qa
+  source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/escape}
+  destination: {server: https://kubernetes.default.svc, namespace: escape}
+`
+
+const clustersAppSet = `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: ledger-clusters-qa, namespace: argocd}
+spec:
+  generators: [{clusters: {}}]
+  template:
+    metadata: {name: '{{name}}-guestbook'}
+    spec:
+      project: default
+      source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/gateway}
+      destination: {server: '{{server}}', namespace: guestbook}
+`
+
+// TestBrokenDocumentsFailOnlyTheirApps: an Application whose path does not
+// exist, one whose path is a symlink out of the repository, an
+// ApplicationSet whose goTemplate hits missingkey=error and one with a
+// generator that needs a cluster each fail only their own apps, with the
+// reason; every other app is still rendered and the run reports
+// ErrRender with the whole report.
+func TestBrokenDocumentsFailOnlyTheirApps(t *testing.T) {
+	base := exampleFleet(t)
+	head := derive(t, base).
+		write("argocd/qa/app-missing.yaml", missingPathApp).
+		write("argocd/qa/app-escape.yaml", escapingApp).
+		write("argocd/qa/appset-clusters.yaml", clustersAppSet).
+		edit("argocd/qa/appset-nodes.yaml", "  goTemplate: true\n", "  goTemplate: true\n  goTemplateOptions: [\"missingkey=error\"]\n").
+		edit("argocd/qa/appset-nodes.yaml", "'ledger-{{.path.basename}}-worker-qa'", "'ledger-{{.path.nodeName}}-worker-qa'").
+		edit("envs/qa/gateway/values.yaml", "replicas: 1", "replicas: 3")
+	headFS := gitTree(t, head.m, map[string]string{"envs/qa/escape": "../../../outside"})
+	rep, _, err := runFS(t, base, headFS)
+	if !errors.Is(err, ErrRender) {
+		t.Fatalf("err = %v, want ErrRender", err)
+	}
+	want := map[string]string{
+		"qa/ledger-gateway-qa":       "changed",
+		"qa/ledger-root-qa":          "changed",
+		"qa/ledger-missing-qa":       "error",
+		"qa/ledger-escape-qa":        "error",
+		"qa/ledger-clusters-qa":      "error",
+		"qa/ledger-node-a-worker-qa": "error",
+		"qa/ledger-node-b-worker-qa": "error",
+		"qa/ledger-node-c-worker-qa": "error",
+	}
+	if diff := cmp.Diff(want, statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	reasons := map[string][]string{
+		"ledger-missing-qa":       {"argocd/qa/app-missing.yaml:1", `path "envs/qa/nope" does not exist`},
+		"ledger-escape-qa":        {"argocd/qa/app-escape.yaml:1", `path "envs/qa/escape" does not exist`},
+		"ledger-clusters-qa":      {"argocd/qa/appset-clusters.yaml:1", "clusters generator is not supported offline"},
+		"ledger-node-b-worker-qa": {"argocd/qa/appset-nodes.yaml", "applicationset ledger-worker-qa", `map has no entry for key "nodeName"`, "(at head)"},
+	}
+	for name, parts := range reasons {
+		a := findApp(t, rep, "qa", name)
+		for _, p := range parts {
+			if !strings.Contains(a.Error, p) {
+				t.Errorf("%s: error %q lacks %q", name, a.Error, p)
+			}
+		}
+	}
+	// The api ApplicationSet of the same file still renders.
+	if a := findApp(t, rep, "qa", "ledger-node-a-api-qa"); a.Status != report.StatusUnchanged {
+		t.Errorf("ledger-node-a-api-qa: %s %s", a.Status, a.Error)
+	}
+}
+
+// gitTree commits files (and symlinks: path -> target) to a real git
+// repository and returns the commit's tree, where a symlink leaving the
+// repository is not followed.
+func gitTree(t *testing.T, files fstest.MapFS, links map[string]string) fs.FS {
+	t.Helper()
+	dir := t.TempDir()
+	for name, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range links {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "head"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	repo, err := git.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := repo.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := repo.TreeFS(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// runFS is run over any two trees.
+func runFS(t *testing.T, base, head fs.FS) (report.Report, *fetcher, error) {
+	t.Helper()
+	data, err := fs.ReadFile(head, config.FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFetcher()
+	d := &Diff{Config: cfg, Charts: f,
+		Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: head}}
+	rep, err := d.Run(context.Background())
+	return rep, f, err
+}
