@@ -153,9 +153,23 @@ spec:
 	f.edit(t, "argocd/prod/appset-nodes.yaml", "  - git:\n      repoURL: https://gitlab.example.com/platform/ledger-fleet.git\n      revision: main\n      directories:\n      - path: envs/prod/nodes/*\n  template:\n    metadata:\n      name: \"ledger-{{path.basename}}-api-prod\"",
 		"  - clusters: {}\n  template:\n    metadata:\n      name: \"ledger-{{path.basename}}-api-prod\"")
 	bad := f.commit(t, "a clusters generator")
-	r = f.run(t, nil, "--base", head, "--head", bad)
-	if r.code != 1 || r.out != "" || strings.Count(r.errOut, "\n") != 1 ||
-		!strings.Contains(r.errOut, "ledger-api-prod") || !strings.Contains(r.errOut, "clusters") {
-		t.Errorf("exit %d, stdout %q, stderr %q: want exit 1, no report, one line naming the ApplicationSet and generator", r.code, r.out, r.errOut)
+	// The ApplicationSet fails only its own apps: they are errors naming
+	// it and the generator; the report is written, the exit code is 1.
+	r = f.run(t, nil, "--base", head, "--head", bad, "--format", "json")
+	if r.code != 1 || strings.Count(r.errOut, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q: want exit 1 and one line", r.code, r.errOut)
+	}
+	errs := 0
+	for _, a := range parseJSON(t, r.out).Apps {
+		if a.Status != "error" {
+			continue
+		}
+		errs++
+		if !strings.HasPrefix(a.Name, "ledger-node-") || !strings.Contains(a.Error, "ledger-api-prod") || !strings.Contains(a.Error, "clusters") {
+			t.Errorf("%s: error %q should name the ApplicationSet and generator", a.Name, a.Error)
+		}
+	}
+	if errs != 3 {
+		t.Errorf("%d apps in error, want the 3 of ledger-api-prod:\n%s", errs, r.out)
 	}
 }

@@ -23,9 +23,9 @@ func FuzzDiscover(f *testing.F) {
 		}
 		for _, a := range apps {
 			for _, s := range a.Sources {
-				_, _ = a.ValueFiles(s, cfg.RepoURL)
+				_, _ = a.ValueFiles(s, cfg.RepoURL, BuildEnv{})
 			}
-			_, _ = a.InputsKey(m, cfg.RepoURL)
+			_, _ = a.InputsKey(m, cfg.RepoURL, "rev")
 		}
 	})
 }

@@ -26,7 +26,10 @@ import (
 // Sources whose reads cannot be bounded cheaply (kustomize, plugins,
 // jsonnet, charts with file:// dependencies) hash the whole tree. Equal
 // keys at two revisions mean the render is unchanged.
-func (a App) InputsKey(fsys fs.FS, repoURL string) (string, error) {
+//
+// rev is the revision being rendered: it is part of the key only when the
+// app uses ARGOCD_APP_REVISION, whose value it is.
+func (a App) InputsKey(fsys fs.FS, repoURL, rev string) (string, error) {
 	k := &keyer{h: sha256.New(), fsys: fsys}
 	spec, err := json.Marshal(struct {
 		Name, Namespace, Project string
@@ -36,9 +39,12 @@ func (a App) InputsKey(fsys fs.FS, repoURL string) (string, error) {
 		return "", err
 	}
 	k.put("spec", spec)
+	if strings.Contains(string(spec), "ARGOCD_APP_REVISION") {
+		k.put("revision", []byte(rev))
+	}
 	wholeRepo := false
 	for _, s := range a.Sources {
-		whole, err := k.source(a, s, repoURL)
+		whole, err := k.source(a, s, repoURL, rev)
 		if err != nil {
 			return "", err
 		}
@@ -91,12 +97,16 @@ func (k *keyer) tree(dir string) error {
 }
 
 // source hashes what one source reads; true means "hash the whole tree".
-func (k *keyer) source(a App, s Source, repoURL string) (bool, error) {
+func (k *keyer) source(a App, s Source, repoURL, rev string) (bool, error) {
 	inRepo := s.Chart == "" && SameRepo(s.RepoURL, repoURL)
+	env := a.buildEnv(s, rev)
 	switch s.Kind {
 	case KindHelm:
-		vfs, err := a.ValueFiles(s, repoURL)
+		vfs, err := a.ValueFiles(s, repoURL, env)
 		if err != nil {
+			return false, err
+		}
+		if vfs, err = ExpandValueFiles(vfs, k.fsys, nil); err != nil {
 			return false, err
 		}
 		for _, vf := range vfs {
@@ -106,17 +116,19 @@ func (k *keyer) source(a App, s Source, repoURL string) (bool, error) {
 				}
 			}
 		}
-		fps, err := a.FileParams(s, repoURL)
+		fps, err := a.FileParams(s, repoURL, env)
 		if err != nil {
 			return false, err
 		}
+		for _, fp := range fps {
+			if fp.File.InRepo {
+				if err := k.file(fp.File.Path); err != nil {
+					return false, err
+				}
+			}
+		}
 		if !inRepo {
 			return false, nil
-		}
-		for _, fp := range fps {
-			if err := k.file(fp.File.Path); err != nil {
-				return false, err
-			}
 		}
 		return hasFileDeps(k.fsys, dirOf(s.Path)), k.tree(dirOf(s.Path))
 	case KindDirectory:

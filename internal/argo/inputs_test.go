@@ -35,7 +35,7 @@ func keys(t *testing.T, fsys fs.FS, env string) map[string]string {
 	}
 	out := map[string]string{}
 	for _, a := range apps {
-		k, err := a.InputsKey(fsys, cfg.RepoURL)
+		k, err := a.InputsKey(fsys, cfg.RepoURL, "rev")
 		if err != nil {
 			t.Fatal(err)
 		}

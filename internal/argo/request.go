@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
@@ -39,9 +41,10 @@ type Request struct {
 	// Path is the repository-relative directory of a path source, "." for
 	// the root; "" for a chart from a chart repository.
 	Path string
-	// Revision is what ARGOCD_APP_REVISION names for this source: the
-	// commit being rendered, or the chart version.
-	Revision string
+	// BuildEnv is the source's build environment, already substituted in
+	// every field of this request Argo CD substitutes; renderers of
+	// options kept as YAML (kustomize, jsonnet) substitute with it.
+	BuildEnv BuildEnv
 
 	// KubeVersion and APIVersions are the capabilities Argo CD passes to
 	// helm (and kustomize's helm charts): "" means the renderer's default.
@@ -100,7 +103,8 @@ type ResolveOptions struct {
 // be rendered offline gives an error wrapping ErrNotRendered.
 func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 	cfg := opt.Config
-	req := &Request{Env: a.Env, App: a.Name, Kind: src.Kind, Source: src, Revision: opt.Revision}
+	env := a.buildEnv(src, opt.Revision)
+	req := &Request{Env: a.Env, App: a.Name, Kind: src.Kind, Source: src, BuildEnv: env}
 	inRepo := SameRepo(src.RepoURL, cfg.RepoURL)
 	if src.Chart == "" {
 		req.Path = dirOf(src.Path)
@@ -113,7 +117,7 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: chart at path %s of another repository (%s) cannot be read offline",
 				a.Env, a.Name, src.Path, src.TargetRevision, src.Path, src.RepoURL)
 		}
-		h, err := a.resolveHelm(src, cfg)
+		h, err := a.resolveHelm(src, cfg, env)
 		if err != nil {
 			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: %w", a.Env, a.Name, firstNonEmpty(src.Chart, src.Path), src.TargetRevision, err)
 		}
@@ -143,16 +147,16 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 	return req, nil
 }
 
-func (a App) resolveHelm(src Source, cfg *config.Config) (*HelmRequest, error) {
+func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv) (*HelmRequest, error) {
 	h := src.Helm
 	if h == nil {
 		h = &Helm{}
 	}
-	vfs, err := a.ValueFiles(src, cfg.RepoURL)
+	vfs, err := a.ValueFiles(src, cfg.RepoURL, env)
 	if err != nil {
 		return nil, err
 	}
-	fps, err := a.FileParams(src, cfg.RepoURL)
+	fps, err := a.FileParams(src, cfg.RepoURL, env)
 	if err != nil {
 		return nil, err
 	}
@@ -161,24 +165,53 @@ func (a App) resolveHelm(src Source, cfg *config.Config) (*HelmRequest, error) {
 		Namespace:   firstNonEmpty(h.Namespace, a.Namespace),
 		ValueFiles:  vfs, FileParameters: fps,
 		Values:     h.ValuesYAML(),
-		Parameters: append([]Parameter(nil), h.Parameters...),
+		Parameters: substParams(h.Parameters, env),
 		SkipCrds:   h.SkipCrds, SkipTests: h.SkipTests, SkipSchemaValidation: h.SkipSchemaValidation,
 	}
 	if src.Chart != "" {
-		out.Chart = ChartRef{RepoURL: src.RepoURL, Name: src.Chart, Version: src.TargetRevision}
+		// the resolved version when targetRevision is a range
+		out.Chart = ChartRef{RepoURL: src.RepoURL, Name: src.Chart, Version: firstNonEmpty(env.Revision, src.TargetRevision)}
 	}
 	return out, nil
 }
 
-// capabilities returns the kube version and API versions a source renders
-// with.
-func capabilities(src Source, cfg *config.Config) (string, []string) {
-	var kv string
-	var apis []string
-	if src.Helm != nil {
-		kv, apis = src.Helm.KubeVersion, src.Helm.APIVersions
+// substParams substitutes the build environment in parameter values (not
+// names), as the repo-server does for --set and --set-string.
+func substParams(ps []Parameter, env BuildEnv) []Parameter {
+	out := make([]Parameter, len(ps))
+	for i, p := range ps {
+		out[i] = p
+		out[i].Value = env.Subst(p.Value)
 	}
-	return firstNonEmpty(kv, cfg.KubeVersion), append(append([]string{}, cfg.APIVersions...), apis...)
+	return out
+}
+
+// capabilities returns the kube version and API versions a source renders
+// with. As in Argo CD, a source's own (helm block first, then kustomize
+// block) replace the cluster's, which the config's kubeVersion and
+// apiVersions stand for: they are not merged.
+func capabilities(src Source, cfg *config.Config) (string, []string) {
+	kv, apis := cfg.KubeVersion, cfg.APIVersions
+	var k struct {
+		KubeVersion string   `yaml:"kubeVersion"`
+		APIVersions []string `yaml:"apiVersions"`
+	}
+	if src.Kustomize != nil {
+		_ = yaml.Unmarshal(src.Kustomize, &k) // canonical YAML from our own encoder
+	}
+	switch {
+	case src.Helm != nil && src.Helm.KubeVersion != "":
+		kv = src.Helm.KubeVersion
+	case k.KubeVersion != "":
+		kv = k.KubeVersion
+	}
+	switch {
+	case src.Helm != nil && len(src.Helm.APIVersions) > 0:
+		apis = src.Helm.APIVersions
+	case len(k.APIVersions) > 0:
+		apis = k.APIVersions
+	}
+	return kv, append([]string(nil), apis...)
 }
 
 func firstNonEmpty(s ...string) string {

@@ -39,12 +39,18 @@ func TestValueFiles(t *testing.T) {
 		{name: "escapes repo", src: chart(false, "$values/../secret.yaml"), others: []Source{ours}, wantErr: "inside the repository"},
 		{name: "escapes chart", src: chart(false, "../x.yaml"), wantErr: "inside the chart"},
 		{name: "remote", src: chart(false, "https://example.org/v.yaml"), wantErr: "remote value files"},
-		{name: "revision variable", src: chart(false, "$values/$ARGOCD_APP_REVISION.yaml"), others: []Source{ours}, wantErr: "not known offline"},
+		{name: "revision variables", src: chart(false, "$values/$ARGOCD_APP_REVISION.yaml", "$values/${ARGOCD_APP_REVISION_SHORT}/${ARGOCD_APP_REVISION_SHORT_8}.yaml"), others: []Source{ours},
+			want: []ValueFile{{Path: "0123456789abcdef.yaml", InRepo: true}, {Path: "0123456/01234567.yaml", InRepo: true}}},
+		{name: "every build variable, $$ and unknown ones", src: chart(false, "$values/$ARGOCD_APP_NAMESPACE/${ARGOCD_APP_PROJECT_NAME}/$ARGOCD_APP_SOURCE_TARGET_REVISION-$$x-$HOME.yaml"), others: []Source{ours},
+			want: []ValueFile{{Path: "ns/proj/1.0.0-$x-.yaml", InRepo: true}}},
+		{name: "glob kept for expansion", src: chart(false, "$values/values/glob/*.yaml", "ci/*.yaml"), others: []Source{ours},
+			want: []ValueFile{{Path: "values/glob/*.yaml", InRepo: true}, {Path: "ci/*.yaml"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			app := App{Name: "app", Sources: append([]Source{tt.src}, tt.others...)}
-			got, err := app.ValueFiles(tt.src, testRepo)
+			app := App{Name: "app", Namespace: "ns", Project: "proj", Sources: append([]Source{tt.src}, tt.others...)}
+			tt.src.TargetRevision = "1.0.0"
+			got, err := app.ValueFiles(tt.src, testRepo, app.buildEnv(tt.src, "0123456789abcdef"))
 			checkResolved(t, got, err, tt.want, tt.wantErr)
 		})
 	}
@@ -85,7 +91,8 @@ func TestFileParams(t *testing.T) {
 			want: []FileParam{{"a.b", ValueFile{Path: "files/x.conf"}}, {"c", ValueFile{Path: "y.txt"}}}},
 		{name: "chart in this repo: repository paths", src: src(false, FileParameter{"a", "files/x.conf"}, FileParameter{"b", "/envs/prod/$ARGOCD_APP_NAME.txt"}),
 			want: []FileParam{{"a", ValueFile{Path: "charts/tool/files/x.conf", InRepo: true}}, {"b", ValueFile{Path: "envs/prod/app.txt", InRepo: true}}}},
-		{name: "ref path", src: src(true, FileParameter{"a", "$values/envs/x.txt"}), wantErr: "resolves $values only in valueFiles"},
+		{name: "ref path", src: src(true, FileParameter{"a", "$values/envs/$ARGOCD_APP_NAME.txt"}),
+			want: []FileParam{{"a", ValueFile{Path: "envs/app.txt", InRepo: true}}}},
 		{name: "escapes chart", src: src(true, FileParameter{"a", "../x"}), wantErr: `file parameter a: path "../x": must name a file inside the chart`},
 		{name: "remote", src: src(true, FileParameter{"a", "https://example.org/x"}), wantErr: "remote value files"},
 		{name: "no name", src: src(true, FileParameter{"", "x"}), wantErr: "needs both name and path"},
@@ -93,7 +100,7 @@ func TestFileParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := App{Name: "app", Sources: []Source{tt.src, ours}}
-			got, err := app.FileParams(tt.src, testRepo)
+			got, err := app.FileParams(tt.src, testRepo, app.buildEnv(tt.src, "rev"))
 			checkResolved(t, got, err, tt.want, tt.wantErr)
 		})
 	}

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -113,4 +114,70 @@ func sameVersion(have, want string) bool {
 	a, err1 := semver.NewVersion(have)
 	b, err2 := semver.NewVersion(want)
 	return err1 == nil && err2 == nil && a.Equal(b) && a.Metadata() == b.Metadata()
+}
+
+// IsConstraint reports whether a chart targetRevision is a semantic
+// version range ("4.*", "^1.2", ">=1.0 <2") rather than one version, by
+// Argo CD's rule: anything that parses as a version is a pin.
+func IsConstraint(revision string) bool {
+	if revision == "" {
+		return false
+	}
+	if _, err := semver.NewVersion(revision); err == nil {
+		return false
+	}
+	_, err := semver.NewConstraint(revision)
+	return err == nil
+}
+
+// MaxVersion returns the highest of versions that satisfies constraint,
+// as Argo CD resolves a Helm source's targetRevision range: entries that
+// are not versions are ignored, pre-releases match only a constraint that
+// names one, and the version is returned as the repository spells it. A
+// revision that parses as a version is returned as it is.
+func MaxVersion(constraint string, versions []string) (string, error) {
+	if v, err := semver.NewVersion(constraint); err == nil {
+		return v.Original(), nil
+	}
+	c, err := semver.NewConstraint(constraint)
+	if err != nil {
+		if slices.Contains(versions, constraint) {
+			return constraint, nil
+		}
+		return "", fmt.Errorf("invalid version constraint %q: %w", constraint, err)
+	}
+	var best *semver.Version
+	for _, s := range versions {
+		v, err := semver.NewVersion(s)
+		if err != nil {
+			continue
+		}
+		if c.Check(v) && (best == nil || v.GreaterThan(best)) {
+			best = v
+		}
+	}
+	if best == nil {
+		return "", fmt.Errorf("no version matching %s among %d: %w", constraint, len(versions), ErrVersionNotFound)
+	}
+	return best.Original(), nil
+}
+
+// ResolveVersion resolves a targetRevision that is a version range to
+// the highest matching version the repository publishes (its index, or
+// an OCI repository's tags), as Argo CD's repo-server does; a pinned
+// version is returned unchanged without a lookup. promote never calls
+// this: floating versions are its policy to refuse.
+func (c *Client) ResolveVersion(ctx context.Context, repoURL, chart, revision string) (string, error) {
+	if !IsConstraint(revision) {
+		return revision, nil
+	}
+	vs, err := c.Versions(ctx, repoURL, chart)
+	if err != nil {
+		return "", err
+	}
+	v, err := MaxVersion(revision, vs)
+	if err != nil {
+		return "", fmt.Errorf("chart %s in %s: %w", chart, stripUserinfo(repoURL), err)
+	}
+	return v, nil
 }

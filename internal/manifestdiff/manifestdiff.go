@@ -190,8 +190,8 @@ func (d *Diff) plan(p *pair) []job {
 		p.result.Status = report.StatusRemoved
 		return []job{{p, 0}}
 	}
-	kb, errB := p.base.InputsKey(d.Base.FS, d.Config.RepoURL)
-	kh, errH := p.head.InputsKey(d.Head.FS, d.Config.RepoURL)
+	kb, errB := p.base.InputsKey(d.Base.FS, d.Config.RepoURL, d.Base.Rev)
+	kh, errH := p.head.InputsKey(d.Head.FS, d.Config.RepoURL, d.Head.Rev)
 	if err := errors.Join(errB, errH); err != nil {
 		p.result.Status, p.result.Error = report.StatusError, oneLine(fmt.Sprintf("env %s, app %s: reading inputs: %v", p.env, p.name, err))
 		return nil

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"testing/fstest"
 )
 
 // packageTree packs a chart directory of the tree into a .tgz, the form the
@@ -46,24 +47,35 @@ func packageTree(fsys fs.FS, dir string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// chartFile reads a chart-relative file (a value file that is not a
-// $ref) out of a packaged chart.
-func chartFile(tgz []byte, name string) ([]byte, error) {
+// chartFS opens a packaged chart as a file tree rooted at the chart
+// directory, where chart-relative value files are read and matched.
+func chartFS(tgz []byte) (fs.FS, error) {
 	gz, err := gzip.NewReader(bytes.NewReader(tgz))
 	if err != nil {
 		return nil, fmt.Errorf("reading chart archive: %w", err)
 	}
 	tr := tar.NewReader(gz)
+	out := fstest.MapFS{}
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s is not in the chart: %w", name, fs.ErrNotExist)
+			return out, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading chart archive: %w", err)
 		}
-		if _, rel, ok := strings.Cut(h.Name, "/"); ok && path.Clean(rel) == path.Clean(name) {
-			return io.ReadAll(tr)
+		_, rel, ok := strings.Cut(h.Name, "/")
+		if !ok || h.Typeflag != tar.TypeReg {
+			continue
 		}
+		rel = path.Clean(rel)
+		if !fs.ValidPath(rel) {
+			continue
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, fmt.Errorf("reading chart archive: %w", err)
+		}
+		out[rel] = &fstest.MapFile{Data: data, Mode: 0o644}
 	}
 }

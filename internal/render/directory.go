@@ -28,7 +28,8 @@ var manifestName = regexp.MustCompile(`^.*\.(yaml|yml|json)$`)
 // documents are dropped. As in Argo CD, a YAML file whose first document
 // does not parse as a Kubernetes object is skipped unless it looks like a
 // manifest (apiVersion:, kind: and metadata: all appear); other parse
-// failures are errors. A JSON file must hold exactly one object.
+// failures are errors. A JSON file must hold exactly one object. A file
+// holding the marker "+argocd:skip-file-rendering" is skipped.
 func Directory(fsys fs.FS, dir string, recurse bool, include, exclude string) ([]byte, error) {
 	dir = path.Clean(dir)
 	inc, err := compileGlob(include)
@@ -88,6 +89,10 @@ func relPath(dir, p string) string {
 	return strings.TrimPrefix(p, dir+"/")
 }
 
+// skipMarker anywhere in a file (usually as "# +argocd:skip-file-rendering")
+// makes Argo CD skip the file in a directory source.
+const skipMarker = "+argocd:skip-file-rendering"
+
 // readManifests returns the non-empty documents of one manifest file.
 // Symlinks are followed; anything that is not a regular file is skipped,
 // as Argo CD does.
@@ -105,6 +110,9 @@ func readManifests(fsys fs.FS, p string) ([]string, error) {
 	data, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.Contains(data, []byte(skipMarker)) {
+		return nil, nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if strings.HasSuffix(p, ".json") {

@@ -168,3 +168,26 @@ func TestSplitYAML(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectorySkipFileRendering: Argo CD skips a file of a directory
+// source that holds "+argocd:skip-file-rendering" anywhere, even a file
+// that would not parse.
+func TestDirectorySkipFileRendering(t *testing.T) {
+	f := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	fsys := fstest.MapFS{
+		"d/a.yaml":    f(obj("a")),
+		"d/b.yaml":    f("# +argocd:skip-file-rendering\n" + obj("b")),
+		"d/c.yaml":    f(obj("c") + "  annotations: {note: '+argocd:skip-file-rendering'}\n"),
+		"d/d.json":    f(`{"kind": "ConfigMap", "note": "+argocd:skip-file-rendering"}`),
+		"d/e.yaml":    f("# +argocd:skip-file-rendering: a template, not a manifest\napiVersion: v1\nkind: {{ .Kind }}\nmetadata: [\n"),
+		"d/sub/f.yml": f(obj("f")),
+	}
+	got, err := Directory(fsys, "d", true, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "---\n# Source: a.yaml\n" + obj("a") + "---\n# Source: sub/f.yml\n" + obj("f")
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

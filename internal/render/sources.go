@@ -30,8 +30,16 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 	for _, p := range h.Parameters {
 		hr.Parameters = append(hr.Parameters, Parameter{Name: p.Name, Value: p.Value, ForceString: p.ForceString})
 	}
-	for _, vf := range h.ValueFiles {
-		data, err := readValueFile(in.FS, chart, vf)
+	files, err := chartFS(chart)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	vfs, err := argo.ExpandValueFiles(h.ValueFiles, in.FS, files)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	for _, vf := range vfs {
+		data, err := readValueFile(in.FS, files, vf)
 		if errors.Is(err, fs.ErrNotExist) && vf.Optional {
 			continue
 		}
@@ -43,7 +51,7 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 	for _, fp := range h.FileParameters {
 		// Unlike a value file, a missing file parameter is an error in
 		// Argo CD whatever ignoreMissingValueFiles says: helm fails to read it.
-		data, err := readValueFile(in.FS, chart, fp.File)
+		data, err := readValueFile(in.FS, files, fp.File)
 		if err != nil {
 			return nil, fmt.Errorf("%s: file parameter %s: %s: %w", what, fp.Name, fp.File.Path, err)
 		}
@@ -65,11 +73,15 @@ func loadChart(ctx context.Context, in Input, req *argo.Request) ([]byte, error)
 	return packageTree(in.FS, req.Path)
 }
 
-func readValueFile(fsys fs.FS, chart []byte, vf argo.ValueFile) ([]byte, error) {
+func readValueFile(repo, chart fs.FS, vf argo.ValueFile) ([]byte, error) {
 	if vf.InRepo {
-		return fs.ReadFile(fsys, vf.Path)
+		return fs.ReadFile(repo, vf.Path)
 	}
-	return chartFile(chart, vf.Path)
+	data, err := fs.ReadFile(chart, vf.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s is not in the chart: %w", vf.Path, fs.ErrNotExist)
+	}
+	return data, err
 }
 
 // DirectorySource renders a plain directory source.
