@@ -16,7 +16,7 @@ func TestMaxVersion(t *testing.T) {
 		{"~1.2", "1.2.5"},
 		{">=1.0 <2", "1.10.0"},
 		{">=1.0, <2.0.0", "1.10.0"},
-		{"*", "4.12.2"},             // pre-releases only match a constraint naming one
+		{"*", "4.12.2"},               // pre-releases only match a constraint naming one
 		{">=5.0.0-0", "5.0.0-beta.1"}, // ...like this one
 		{"1.2.0", "1.2.0"},
 		{"v1.2", "v1.2"},
