@@ -37,9 +37,6 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 	if err := decodeInto(child(doc, "spec"), &spec); err != nil {
 		return fail(err)
 	}
-	if spec.TemplatePatch != "" {
-		return fail(fmt.Errorf("templatePatch is not supported"))
-	}
 	r, err := newRenderer(spec.GoTemplate, spec.GoTemplateOptions)
 	if err != nil {
 		return fail(err)
@@ -54,7 +51,7 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 		}
 		tmpl = mergeTemplate(tmpl, &spec.Template)
 		for _, p := range params {
-			a, err := d.instantiate(at, name, tmpl, r, p)
+			a, err := d.instantiate(at, name, tmpl, spec.TemplatePatch, r, p)
 			if err != nil {
 				return nil, err
 			}
@@ -71,10 +68,16 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 }
 
 // instantiate renders the template with one parameter set into an App.
-func (d *discovery) instantiate(at origin, appSet string, tmpl *yaml.Node, r *renderer, params map[string]any) (App, error) {
+func (d *discovery) instantiate(at origin, appSet string, tmpl *yaml.Node, patch string, r *renderer, params map[string]any) (App, error) {
 	n := copyNode(tmpl)
 	if err := r.renderTree(n, params); err != nil {
 		return App{}, at.errorf(0, "applicationset %s: template: %s", appSet, err)
+	}
+	if patch != "" {
+		var err error
+		if n, err = r.applyTemplatePatch(n, patch, params); err != nil {
+			return App{}, at.errorf(0, "applicationset %s: %s", appSet, err)
+		}
 	}
 	if n.Line > 0 {
 		at.line = n.Line

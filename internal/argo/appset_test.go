@@ -142,7 +142,6 @@ func TestAppSetErrors(t *testing.T) {
 		{"merge generator", "", "  - merge: {}", `"x"`, "merge generator is not supported"},
 		{"plugin generator", "", "  - plugin: {}", `"x"`, "plugin generator is not supported"},
 		{"cluster decision generator", "", "  - clusterDecisionResource: {}", `"x"`, "clusterDecisionResource generator is not supported"},
-		{"templatePatch", "  goTemplate: true\n  templatePatch: 'spec: {}'", gitDirs("envs/*"), `"x"`, "templatePatch is not supported"},
 		{"duplicate names", "", gitDirs("envs/qa/nodes/*"), `"same"`, "generates application same twice"},
 		{"unterminated fasttemplate", "", gitDirs("envs/qa/nodes/alpha"), `"{{path"`, "no closing }}"},
 		{"bad option", "  goTemplate: true\n  goTemplateOptions: [bogus]", gitDirs("envs/*"), `"x"`, `unsupported option "bogus"`},
