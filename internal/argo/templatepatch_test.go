@@ -126,4 +126,3 @@ func TestTemplatePatch(t *testing.T) {
 		})
 	}
 }
-
