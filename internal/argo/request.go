@@ -51,6 +51,11 @@ type Request struct {
 	KubeVersion string
 	APIVersions []string
 
+	// Tracking is config.ArgoCD's tracking method and InstanceLabelKey
+	// the label it uses: the repo-server marks every rendered object but
+	// CRDs with them.
+	Tracking, InstanceLabelKey string
+
 	Helm      *HelmRequest      // KindHelm
 	Directory *DirectoryRequest // KindDirectory
 	// Kustomize is the source's kustomize block as YAML (nil if absent),
@@ -104,7 +109,8 @@ type ResolveOptions struct {
 func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 	cfg := opt.Config
 	env := a.buildEnv(src, opt.Revision)
-	req := &Request{Env: a.Env, App: a.Name, Kind: src.Kind, Source: src, BuildEnv: env}
+	req := &Request{Env: a.Env, App: a.Name, Kind: src.Kind, Source: src, BuildEnv: env,
+		Tracking: cfg.Argo.TrackingMethod(), InstanceLabelKey: cfg.Argo.LabelKey()}
 	inRepo := SameRepo(src.RepoURL, cfg.RepoURL)
 	if src.Chart == "" {
 		req.Path = dirOf(src.Path)

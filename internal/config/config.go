@@ -40,6 +40,8 @@ type Config struct {
 	Ignore []string `yaml:"ignore,omitempty"`
 	// Ordering configures the sync-wave and rollout checks.
 	Ordering ordercfg.Config `yaml:"ordering,omitempty"`
+	// Argo describes the Argo CD installation manifestdiff renders like.
+	Argo ArgoCD `yaml:"argocd,omitempty"`
 }
 
 // Component maps a key path of the versions file to the Helm chart whose
@@ -60,6 +62,7 @@ type rawConfig struct {
 	APIVersions  []string        `yaml:"apiVersions"`
 	Ignore       []string        `yaml:"ignore"`
 	Ordering     ordercfg.Config `yaml:"ordering"`
+	Argo         ArgoCD          `yaml:"argocd"`
 }
 
 type rawComponent struct {
@@ -90,7 +93,7 @@ func Parse(data []byte) (*Config, error) {
 	c := &Config{
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
-		Ordering: raw.Ordering,
+		Ordering: raw.Ordering, Argo: raw.Argo,
 	}
 	comps, err := parseComponents(&raw.Components)
 	if err != nil {
@@ -182,6 +185,9 @@ func (c *Config) validate() error {
 	}
 	if len(c.Components) == 0 {
 		return invalid(0, "components: at least one is required")
+	}
+	if err := c.Argo.validate(); err != nil {
+		return err
 	}
 	if err := c.Ordering.Validate(c.Environments); err != nil {
 		return invalid(0, "%v", err)

@@ -45,12 +45,17 @@ func For(kind string) (Renderer, bool) {
 	return r, ok
 }
 
-// Render renders req with the renderer of its kind; a kind without one
-// is argo.ErrNotRendered.
+// Render renders req with the renderer of its kind, then marks the
+// objects with Argo CD's tracking metadata (req.Tracking); a kind without
+// a renderer is argo.ErrNotRendered.
 func Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
 	r, ok := For(req.Kind)
 	if !ok {
 		return nil, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
 	}
-	return r.Render(ctx, in, req)
+	out, err := r.Render(ctx, in, req)
+	if err != nil {
+		return nil, err
+	}
+	return track(out, req)
 }

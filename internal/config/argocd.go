@@ -1,0 +1,98 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DefaultArgoVersion is the newest stable Argo CD minor release: what
+// manifestdiff renders like when the config names none.
+const DefaultArgoVersion = "3.6"
+
+// Tracking methods, as Argo CD's application.resourceTrackingMethod.
+const (
+	TrackingAnnotation         = "annotation"
+	TrackingLabel              = "label"
+	TrackingAnnotationAndLabel = "annotation+label"
+	TrackingNone               = "none"
+)
+
+// DefaultInstanceLabelKey is Argo CD's application.instanceLabelKey.
+const DefaultInstanceLabelKey = "app.kubernetes.io/instance"
+
+// ArgoCD describes the Argo CD installation the repository deploys with:
+// manifestdiff renders what that version would.
+type ArgoCD struct {
+	// Version is "MAJOR.MINOR" (a patch and a leading "v" are accepted);
+	// "" means DefaultArgoVersion. It selects, for instance, the Helm major
+	// the repo-server bundles.
+	Version string `yaml:"version,omitempty"`
+	// Tracking is how Argo CD marks the resources of an app: annotation
+	// (the Argo CD 3 default), label, annotation+label, or none to leave
+	// the rendered manifests as the tools print them.
+	Tracking string `yaml:"tracking,omitempty"`
+	// InstanceLabelKey is the label of label tracking; "" means
+	// DefaultInstanceLabelKey.
+	InstanceLabelKey string `yaml:"instanceLabelKey,omitempty"`
+}
+
+// MajorMinor returns the configured Argo CD version's major and minor.
+func (a ArgoCD) MajorMinor() (major, minor int) {
+	major, minor, _ = parseMajorMinor(a.versionOrDefault())
+	return major, minor
+}
+
+// TrackingMethod returns the tracking method, defaulted.
+func (a ArgoCD) TrackingMethod() string {
+	if a.Tracking == "" {
+		return TrackingAnnotation
+	}
+	return a.Tracking
+}
+
+// LabelKey returns the instance label key, defaulted.
+func (a ArgoCD) LabelKey() string {
+	if a.InstanceLabelKey == "" {
+		return DefaultInstanceLabelKey
+	}
+	return a.InstanceLabelKey
+}
+
+func (a ArgoCD) versionOrDefault() string {
+	if a.Version == "" {
+		return DefaultArgoVersion
+	}
+	return a.Version
+}
+
+func (a ArgoCD) validate() error {
+	if _, _, err := parseMajorMinor(a.versionOrDefault()); err != nil {
+		return invalid(0, "argocd.version: %v", err)
+	}
+	switch a.TrackingMethod() {
+	case TrackingAnnotation, TrackingLabel, TrackingAnnotationAndLabel, TrackingNone:
+	default:
+		return invalid(0, "argocd.tracking: %q is not one of annotation, label, annotation+label, none", a.Tracking)
+	}
+	return nil
+}
+
+func parseMajorMinor(v string) (int, int, error) {
+	parts := strings.Split(strings.TrimPrefix(v, "v"), ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, 0, fmt.Errorf("%q is not MAJOR.MINOR, e.g. %s", v, DefaultArgoVersion)
+	}
+	var nums [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return 0, 0, fmt.Errorf("%q is not MAJOR.MINOR, e.g. %s", v, DefaultArgoVersion)
+		}
+		nums[i] = n
+	}
+	if nums[0] < 1 {
+		return 0, 0, fmt.Errorf("%q is not an Argo CD release", v)
+	}
+	return nums[0], nums[1], nil
+}

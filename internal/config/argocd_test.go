@@ -1,0 +1,44 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestArgoCDBlock(t *testing.T) {
+	for _, tc := range []struct {
+		block              string
+		major, minor       int
+		tracking, labelKey string
+	}{
+		{"", 3, 6, "annotation", "app.kubernetes.io/instance"},
+		{"argocd: {version: '3.5'}\n", 3, 5, "annotation", "app.kubernetes.io/instance"},
+		{"argocd: {version: v2.14.3, tracking: label, instanceLabelKey: argocd.argoproj.io/instance}\n", 2, 14, "label", "argocd.argoproj.io/instance"},
+		{"argocd: {tracking: annotation+label}\n", 3, 6, "annotation+label", "app.kubernetes.io/instance"},
+		{"argocd: {tracking: none}\n", 3, 6, "none", "app.kubernetes.io/instance"},
+	} {
+		c, err := Parse([]byte(good + tc.block))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.block, err)
+		}
+		major, minor := c.Argo.MajorMinor()
+		if major != tc.major || minor != tc.minor || c.Argo.TrackingMethod() != tc.tracking || c.Argo.LabelKey() != tc.labelKey {
+			t.Errorf("%q: %d.%d %s %s", tc.block, major, minor, c.Argo.TrackingMethod(), c.Argo.LabelKey())
+		}
+	}
+	for block, want := range map[string]string{
+		"argocd: {version: three}\n":    `argocd.version: "three" is not MAJOR.MINOR`,
+		"argocd: {version: '3'}\n":      `argocd.version: "3" is not MAJOR.MINOR`,
+		"argocd: {tracking: labels}\n":  `argocd.tracking: "labels" is not one of`,
+		"argocd: {trackingMethod: x}\n": "field trackingMethod not found",
+	} {
+		_, err := Parse([]byte(good + block))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", block, err, want)
+		}
+		if strings.Contains(block, "{version") && !errors.Is(err, ErrInvalid) {
+			t.Errorf("%q: %v is not ErrInvalid", block, err)
+		}
+	}
+}

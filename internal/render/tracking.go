@@ -1,0 +1,198 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/config"
+)
+
+// Argo CD's tracking keys.
+const (
+	trackingIDKey     = "argocd.argoproj.io/tracking-id"
+	installationIDKey = "argocd.argoproj.io/installation-id"
+	labelMaxLength    = 63
+)
+
+// track marks every object of a rendered stream as Argo CD's repo-server
+// does after a render (resourceTracking.SetAppInstance): annotation
+// tracking sets "<app>:<group>/<kind>:<namespace>/<name>" (the object's
+// namespace, else the destination's, even for cluster-scoped objects) and
+// drops an installation-id annotation; label tracking sets the instance
+// label to the app name, over the chart's own; annotation+label does both,
+// the label cut to 63 characters. CRDs are left alone, and the items of a
+// List are marked one by one. Documents that do not parse are left for
+// the diff to report.
+func track(stream []byte, req *argo.Request) ([]byte, error) {
+	method := req.Tracking
+	if method == "" || method == config.TrackingNone || len(bytes.TrimSpace(stream)) == 0 {
+		return stream, nil
+	}
+	var out bytes.Buffer
+	for _, doc := range splitYAML(string(stream)) {
+		head, body := leadingComments(doc)
+		var n yaml.Node
+		if strings.TrimSpace(body) == "" || yaml.Unmarshal([]byte(body), &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+			if strings.TrimSpace(doc) != "" {
+				fmt.Fprintf(&out, "---\n%s", ensureNewline(doc))
+			}
+			continue
+		}
+		root := n.Content[0]
+		if items := mapValue(root, "items"); items != nil && items.Kind == yaml.SequenceNode && strings.HasSuffix(scalar(root, "kind"), "List") {
+			for _, it := range items.Content {
+				markObject(it, req)
+			}
+		} else {
+			markObject(root, req)
+		}
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(&n); err != nil {
+			return nil, fmt.Errorf("env %s, app %s: tracking: %w", req.Env, req.App, err)
+		}
+		fmt.Fprintf(&out, "---\n%s%s", head, b.String())
+	}
+	return out.Bytes(), nil
+}
+
+func markObject(obj *yaml.Node, req *argo.Request) {
+	if obj.Kind != yaml.MappingNode {
+		return
+	}
+	apiVersion, kind := scalar(obj, "apiVersion"), scalar(obj, "kind")
+	group, _, hasGroup := strings.Cut(apiVersion, "/")
+	if !hasGroup {
+		group = ""
+	}
+	if kind == "CustomResourceDefinition" && group == "apiextensions.k8s.io" {
+		return
+	}
+	meta := ensureMap(obj, "metadata")
+	app := req.BuildEnv.AppName
+	if req.Tracking != config.TrackingLabel {
+		ns := scalar(meta, "namespace")
+		if ns == "" {
+			ns = req.BuildEnv.AppNamespace
+		}
+		ann := ensureMap(meta, "annotations")
+		deleteKey(ann, installationIDKey)
+		setScalar(ann, trackingIDKey, fmt.Sprintf("%s:%s/%s:%s/%s", app, group, kind, ns, scalar(meta, "name")))
+	}
+	if req.Tracking == config.TrackingLabel || req.Tracking == config.TrackingAnnotationAndLabel {
+		v := app
+		if req.Tracking == config.TrackingAnnotationAndLabel {
+			v = truncateLabel(v)
+		}
+		setScalar(ensureMap(meta, "labels"), req.InstanceLabelKey, v)
+	}
+}
+
+// truncateLabel cuts a label value to 63 characters ending in an
+// alphanumeric, as Argo CD's TruncateLabel does.
+func truncateLabel(v string) string {
+	if len(v) <= labelMaxLength {
+		return v
+	}
+	v = v[:labelMaxLength]
+	for len(v) > 1 && !isAlnum(v[len(v)-1]) {
+		v = v[:len(v)-1]
+	}
+	return v
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// leadingComments splits a document into its leading comment and blank
+// lines (Helm's "# Source:" among them) and the rest.
+func leadingComments(doc string) (string, string) {
+	i := 0
+	for i < len(doc) {
+		end := strings.IndexByte(doc[i:], '\n')
+		if end < 0 {
+			end = len(doc) - i
+		} else {
+			end++
+		}
+		line := strings.TrimSpace(doc[i : i+end])
+		if line != "" && !strings.HasPrefix(line, "#") {
+			break
+		}
+		i += end
+	}
+	return doc[:i], doc[i:]
+}
+
+func ensureNewline(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func scalar(n *yaml.Node, key string) string {
+	if v := mapValue(n, key); v != nil && v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+		return v.Value
+	}
+	return ""
+}
+
+// ensureMap returns the mapping at key, creating (or replacing a null
+// with) an empty one.
+func ensureMap(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			if v := n.Content[i+1]; v.Kind == yaml.MappingNode {
+				if v.Style&yaml.FlowStyle != 0 {
+					v.Style = 0
+				}
+				return v
+			}
+			m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			n.Content[i+1] = m
+			return m
+		}
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, m)
+	return m
+}
+
+func setScalar(n *yaml.Node, key, val string) {
+	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: val}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			n.Content[i+1] = v
+			return
+		}
+	}
+	n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
+}
+
+func deleteKey(n *yaml.Node, key string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			n.Content = append(n.Content[:i], n.Content[i+2:]...)
+			return
+		}
+	}
+}
