@@ -10,14 +10,15 @@ import (
 	"strings"
 
 	"github.com/gobwas/glob"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
-// manifestName is Argo CD's pattern for directory sources, minus
-// .jsonnet, which this package does not evaluate.
-var manifestName = regexp.MustCompile(`^.*\.(yaml|yml|json)$`)
+// manifestName is Argo CD's pattern for the files of directory sources.
+var manifestName = regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`)
 
 // Directory renders a plain directory source like Argo CD: every *.yaml,
-// *.yml and *.json file under dir in fsys (subdirectories only when
+// *.yml, *.json and *.jsonnet file under dir in fsys (subdirectories only when
 // recurse), in lexical walk order, minus files whose path relative to dir
 // matches exclude or does not match include. Patterns use Argo CD's glob
 // syntax (github.com/gobwas/glob without separators: `*` also matches `/`,
@@ -31,6 +32,15 @@ var manifestName = regexp.MustCompile(`^.*\.(yaml|yml|json)$`)
 // failures are errors. A JSON file must hold exactly one object. A file
 // holding the marker "+argocd:skip-file-rendering" is skipped.
 func Directory(fsys fs.FS, dir string, recurse bool, include, exclude string) ([]byte, error) {
+	return DirectoryWithJsonnet(fsys, dir, recurse, include, exclude, nil)
+}
+
+// DirectoryWithJsonnet is Directory with the source's jsonnet options:
+// .jsonnet files (never .libsonnet ones, which only imports read) are
+// evaluated in walk order among the other files, as Argo CD does whether
+// or not the source has a jsonnet block; each object they produce is a
+// document.
+func DirectoryWithJsonnet(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
 	dir = path.Clean(dir)
 	inc, err := compileGlob(include)
 	if err != nil {
@@ -56,7 +66,7 @@ func Directory(fsys fs.FS, dir string, recurse bool, include, exclude string) ([
 			(exc != nil && exc.Match(rel)) || (inc != nil && !inc.Match(rel)) {
 			return nil
 		}
-		docs, err := readManifests(fsys, p)
+		docs, err := readManifests(fsys, dir, p, jsonnetOpts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
@@ -96,7 +106,7 @@ const skipMarker = "+argocd:skip-file-rendering"
 // readManifests returns the non-empty documents of one manifest file.
 // Symlinks are followed; anything that is not a regular file is skipped,
 // as Argo CD does.
-func readManifests(fsys fs.FS, p string) ([]string, error) {
+func readManifests(fsys fs.FS, dir, p string, jsonnetOpts *argo.JsonnetOptions) ([]string, error) {
 	info, err := fs.Stat(fsys, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -106,6 +116,9 @@ func readManifests(fsys fs.FS, p string) ([]string, error) {
 	}
 	if !info.Mode().IsRegular() {
 		return nil, nil
+	}
+	if strings.HasSuffix(p, ".jsonnet") {
+		return jsonnetDocs(fsys, dir, p, jsonnetOpts)
 	}
 	data, err := fs.ReadFile(fsys, p)
 	if err != nil {
