@@ -27,7 +27,7 @@ func appFS() fstest.MapFS {
 		"apps/web/c.json":         f(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}` + "\n"),
 		"apps/web/values.yaml":    f("replicas: 2\nimage: nginx\n"), // not a manifest: ignored
 		"apps/web/README.md":      f("# docs\n"),
-		"apps/web/kustom.jsonnet": f("{}"),
+		"apps/web/kustom.jsonnet": f("{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'j'}}"),
 		"apps/web/secret-x.yaml":  f(obj("secret-x")),
 		"apps/web/sub/d.yaml":     f(obj("d")),
 		"apps/web/sub/deep/e.yml": f(obj("e")),
@@ -44,9 +44,9 @@ func TestDirectory(t *testing.T) {
 		want             []string // "path:name" of each document, in order
 	}{
 		{"flat", "apps/web", false, "", "", []string{
-			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "b.yml:b", "c.json:c", "secret-x.yaml:secret-x"}},
+			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "b.yml:b", "c.json:c", "kustom.jsonnet:j", "secret-x.yaml:secret-x"}},
 		{"recurse", "apps/web", true, "", "", []string{
-			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "b.yml:b", "c.json:c", "secret-x.yaml:secret-x",
+			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "b.yml:b", "c.json:c", "kustom.jsonnet:j", "secret-x.yaml:secret-x",
 			"sub/d.yaml:d", "sub/deep/e.yml:e"}},
 		{"include brace", "apps/web", true, "{a.yaml,sub/*}", "", []string{
 			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "sub/d.yaml:d", "sub/deep/e.yml:e"}},
@@ -54,7 +54,7 @@ func TestDirectory(t *testing.T) {
 		{"exclude wins over include", "apps/web", true, "*.yaml", "{secret-*,sub/deep/*}", []string{
 			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "sub/d.yaml:d"}},
 		{"exclude json", "apps/web", false, "", "*.json", []string{
-			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "b.yml:b", "secret-x.yaml:secret-x"}},
+			"a.yaml:a1", "a.yaml:a2", "a.yaml:a3", "b.yml:b", "kustom.jsonnet:j", "secret-x.yaml:secret-x"}},
 		{"root", ".", true, "apps/other/*", "", []string{"apps/other/z.yaml:z"}},
 		{"trailing slash", "apps/other/", false, "", "", []string{"z.yaml:z"}},
 	} {
