@@ -253,10 +253,11 @@ func resource(t *testing.T, a report.App, kind string) diff.ResourceDiff {
 	return diff.ResourceDiff{}
 }
 
-// Kustomize sources that cannot be built offline, or that carry options
-// Argo CD applies with `kustomize edit`, are reported as not rendered with
-// the reason, never as an empty render.
-func TestKustomizeNotRendered(t *testing.T) {
+// A kustomize source that cannot be built offline is reported as not
+// rendered with the reason, never as an empty render; one with kustomize
+// options (applied as Argo CD's kustomize edit commands) and a jsonnet
+// directory source (extVars, tlas, libs) render like any other source.
+func TestKustomizeOptionsAndJsonnetSources(t *testing.T) {
 	app := func(name, source string) string {
 		return `apiVersion: argoproj.io/v1alpha1
 kind: Application
@@ -267,23 +268,41 @@ spec:
   destination: {server: https://kubernetes.default.svc, namespace: k}
 `
 	}
+	const repo = "{repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, "
 	base := exampleFleet(t)
 	head := derive(t, base).
 		write("envs/qa/remote/kustomization.yaml", "resources: ['https://github.com/org/repo//deploy?ref=v1']\n").
 		write("envs/qa/opts/kustomization.yaml", "resources: [cm.yaml]\n").
 		write("envs/qa/opts/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: opts}\n").
-		write("argocd/qa/app-remote.yaml", app("k-remote-qa", "{repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/remote}")).
-		write("argocd/qa/app-opts.yaml", app("k-opts-qa", "{repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/opts, kustomize: {namePrefix: x-}}"))
+		write("envs/qa/jsonnet/main.jsonnet", "local l = import 'labels.libsonnet';\n"+
+			"function(n) [{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: std.extVar('name'), labels: l}, data: {n: std.toString(n)}}]\n").
+		write("lib/jsonnet/labels.libsonnet", "{team: 'ledger'}\n").
+		write("argocd/qa/app-remote.yaml", app("k-remote-qa", repo+"path: envs/qa/remote}")).
+		write("argocd/qa/app-opts.yaml", app("k-opts-qa", repo+"path: envs/qa/opts, kustomize: {namePrefix: x-, commonLabels: {env: qa}}}")).
+		write("argocd/qa/app-jsonnet.yaml", app("j-qa", repo+"path: envs/qa/jsonnet, directory: {jsonnet: "+
+			"{extVars: [{name: name, value: from-jsonnet}], tlas: [{name: n, value: '2', code: true}], libs: [lib/jsonnet]}}}"))
 	rep, _, err := run(t, base, head.m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{
-		"k-remote-qa": "kustomize source envs/qa/remote not rendered: envs/qa/remote/kustomization.yaml: remote base https://github.com/org/repo//deploy?ref=v1: cannot be rendered offline",
-		"k-opts-qa":   "kustomize source envs/qa/opts with kustomize options not rendered",
-	} {
-		if a := findApp(t, rep, "qa", name); a.NotRendered != want || len(a.Resources) != 0 || a.Status == "error" {
-			t.Errorf("%s: status %s, notRendered %q, %d resources; want notRendered %q", name, a.Status, a.NotRendered, len(a.Resources), want)
+	if a := findApp(t, rep, "qa", "k-remote-qa"); a.NotRendered != "kustomize source envs/qa/remote not rendered: envs/qa/remote/kustomization.yaml: remote base https://github.com/org/repo//deploy?ref=v1: cannot be rendered offline" ||
+		len(a.Resources) != 0 || a.Status == "error" {
+		t.Errorf("k-remote-qa: status %s, notRendered %q, %d resources", a.Status, a.NotRendered, len(a.Resources))
+	}
+	for name, want := range map[string]string{"k-opts-qa": "k/x-opts", "j-qa": "k/from-jsonnet"} {
+		a := findApp(t, rep, "qa", name)
+		if a.NotRendered != "" || a.Status != "added" || len(a.Resources) != 1 {
+			t.Fatalf("%s: status %s, notRendered %q, resources %+v", name, a.Status, a.NotRendered, a.Resources)
 		}
+		r := resource(t, a, "ConfigMap")
+		if got := r.Namespace + "/" + r.Name; got != want {
+			t.Errorf("%s: ConfigMap %s, want %s", name, got, want)
+		}
+	}
+	if r := resource(t, findApp(t, rep, "qa", "k-opts-qa"), "ConfigMap"); !strings.Contains(r.Diff, "env: qa") {
+		t.Errorf("k-opts-qa: the common label did not reach the render:\n%s", r.Diff)
+	}
+	if r := resource(t, findApp(t, rep, "qa", "j-qa"), "ConfigMap"); !strings.Contains(r.Diff, "team: ledger") || !strings.Contains(r.Diff, `"n": "2"`) {
+		t.Errorf("j-qa: the libs and tlas did not reach the render:\n%s", r.Diff)
 	}
 }

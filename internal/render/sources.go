@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
@@ -89,7 +88,11 @@ type DirectorySource struct{}
 
 func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([]byte, error) {
 	d := req.Directory
-	m, err := Directory(in.FS, req.Path, d.Recurse, d.Include, d.Exclude)
+	jsonnet, err := argo.ParseJsonnetOptions(d.Jsonnet)
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
+	}
+	m, err := DirectoryWithJsonnet(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnet)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
@@ -97,15 +100,17 @@ func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([
 }
 
 // KustomizeSource builds a kustomize source of this repository as Argo
-// CD's repo-server does for a source without kustomize options.
+// CD's repo-server does, its kustomize options applied as the edit
+// commands the repo-server runs.
 type KustomizeSource struct{}
 
 func (KustomizeSource) Render(_ context.Context, in Input, req *argo.Request) ([]byte, error) {
 	src := req.Source
-	if req.Kustomize != nil && strings.TrimSpace(string(req.Kustomize)) != "{}" {
-		return nil, argo.NotRendered("kustomize source %s with kustomize options not rendered", src.Path)
+	opts, err := argo.ParseKustomizeOptions(req.Kustomize)
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
-	m, err := Kustomize(in.FS, src.Path)
+	m, err := KustomizeWithOptions(in.FS, req.Path, opts)
 	if errors.Is(err, ErrOffline) {
 		return nil, argo.NotRendered("kustomize source %s not rendered: %s", src.Path, err)
 	}
