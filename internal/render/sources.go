@@ -69,7 +69,7 @@ func loadChart(ctx context.Context, in Input, req *argo.Request) ([]byte, error)
 	if c := req.Helm.Chart; c.Name != "" {
 		return in.Charts.Fetch(ctx, c.RepoURL, c.Name, c.Version)
 	}
-	return packageTree(in.FS, req.Path)
+	return PackageChartDir(ctx, in.FS, req.Path, in.Charts)
 }
 
 func readValueFile(repo, chart fs.FS, vf argo.ValueFile) ([]byte, error) {
