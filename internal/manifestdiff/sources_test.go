@@ -306,3 +306,36 @@ spec:
 		t.Errorf("j-qa: the libs and tlas did not reach the render:\n%s", r.Diff)
 	}
 }
+
+// An in-repo umbrella chart whose dependency is not packaged in charts/
+// renders after the dependency is built as Argo CD's `helm dependency
+// build` builds it, the chart fetched through the chart source.
+func TestInRepoChartDependencies(t *testing.T) {
+	base := exampleFleet(t)
+	head := derive(t, base).
+		write("charts/umbrella/Chart.yaml", "apiVersion: v2\nname: umbrella\nversion: 0.1.0\ndependencies:\n"+
+			"- {name: ledger-worker, version: 0.9.1, repository: 'https://charts.example.com', alias: worker-a}\n").
+		write("charts/umbrella/values.yaml", "worker-a:\n  ledger-node: {worker: {replicas: 3, imageTag: v9}}\n  worker: {queue: q, shard: 1}\n").
+		write("argocd/qa/app-umbrella.yaml", `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: umbrella-qa, namespace: argocd}
+spec:
+  project: ledger-qa
+  source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: charts/umbrella}
+  destination: {server: https://kubernetes.default.svc, namespace: umbrella}
+`)
+	rep, f, err := run(t, base, head.m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.counts()["ledger-worker@0.9.1"] == 0 {
+		t.Errorf("the dependency was never fetched: %v", f.counts())
+	}
+	a := findApp(t, rep, "qa", "umbrella-qa")
+	if a.Status != "added" || a.NotRendered != "" {
+		t.Fatalf("status %s, notRendered %q, error %q", a.Status, a.NotRendered, a.Error)
+	}
+	if d := resource(t, a, "Deployment"); d.Name != "umbrella-qa" || !strings.Contains(d.Diff, "replicas: 3") {
+		t.Errorf("the aliased dependency did not render with the umbrella's values: %s\n%s", d.Name, d.Diff)
+	}
+}

@@ -337,3 +337,16 @@ func TestChartDependenciesVendored(t *testing.T) {
 		t.Fatalf("render: %v\n%s", err, rendered)
 	}
 }
+
+// A repository named "@name" or "alias:name" refers to Argo CD's
+// repository settings, which are not in the GitOps repository: the
+// render says so instead of guessing.
+func TestChartDependenciesNamedRepository(t *testing.T) {
+	for _, repo := range []string{"@stable", "alias:stable"} {
+		tree := fstest.MapFS{"c/Chart.yaml": {Data: []byte("apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n- {name: x, version: 1.0.0, repository: '" + repo + "'}\n")}}
+		_, err := PackageChartDir(context.Background(), tree, "c", &charts.Client{LocalDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "names repository "+repo) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err = %v", repo, err)
+		}
+	}
+}
