@@ -278,9 +278,9 @@ spec:
 			"function(n) [{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: std.extVar('name'), labels: l}, data: {n: std.toString(n)}}]\n").
 		write("lib/jsonnet/labels.libsonnet", "{team: 'ledger'}\n").
 		write("argocd/qa/app-remote.yaml", app("k-remote-qa", repo+"path: envs/qa/remote}")).
-		write("argocd/qa/app-opts.yaml", app("k-opts-qa", repo+"path: envs/qa/opts, kustomize: {namePrefix: x-, commonLabels: {env: qa}}}")).
+		write("argocd/qa/app-opts.yaml", app("k-opts-qa", repo+"path: envs/qa/opts, kustomize: {namePrefix: x-, commonLabels: {env: $ARGOCD_APP_NAME}}}")).
 		write("argocd/qa/app-jsonnet.yaml", app("j-qa", repo+"path: envs/qa/jsonnet, directory: {jsonnet: "+
-			"{extVars: [{name: name, value: from-jsonnet}], tlas: [{name: n, value: '2', code: true}], libs: [lib/jsonnet]}}}"))
+			"{extVars: [{name: name, value: from-$ARGOCD_APP_NAME}], tlas: [{name: n, value: '2', code: true}], libs: [lib/jsonnet]}}}"))
 	rep, _, err := run(t, base, head.m, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +289,7 @@ spec:
 		len(a.Resources) != 0 || a.Status == "error" {
 		t.Errorf("k-remote-qa: status %s, notRendered %q, %d resources", a.Status, a.NotRendered, len(a.Resources))
 	}
-	for name, want := range map[string]string{"k-opts-qa": "k/x-opts", "j-qa": "k/from-jsonnet"} {
+	for name, want := range map[string]string{"k-opts-qa": "k/x-opts", "j-qa": "k/from-j-qa"} {
 		a := findApp(t, rep, "qa", name)
 		if a.NotRendered != "" || a.Status != "added" || len(a.Resources) != 1 {
 			t.Fatalf("%s: status %s, notRendered %q, resources %+v", name, a.Status, a.NotRendered, a.Resources)
@@ -299,8 +299,8 @@ spec:
 			t.Errorf("%s: ConfigMap %s, want %s", name, got, want)
 		}
 	}
-	if r := resource(t, findApp(t, rep, "qa", "k-opts-qa"), "ConfigMap"); !strings.Contains(r.Diff, "env: qa") {
-		t.Errorf("k-opts-qa: the common label did not reach the render:\n%s", r.Diff)
+	if r := resource(t, findApp(t, rep, "qa", "k-opts-qa"), "ConfigMap"); !strings.Contains(r.Diff, "env: k-opts-qa") {
+		t.Errorf("k-opts-qa: the substituted common label did not reach the render:\n%s", r.Diff)
 	}
 	if r := resource(t, findApp(t, rep, "qa", "j-qa"), "ConfigMap"); !strings.Contains(r.Diff, "team: ledger") || !strings.Contains(r.Diff, `"n": "2"`) {
 		t.Errorf("j-qa: the libs and tlas did not reach the render:\n%s", r.Diff)

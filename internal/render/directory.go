@@ -117,15 +117,15 @@ func readManifests(fsys fs.FS, dir, p string, jsonnetOpts *argo.JsonnetOptions) 
 	if !info.Mode().IsRegular() {
 		return nil, nil
 	}
-	if strings.HasSuffix(p, ".jsonnet") {
-		return jsonnetDocs(fsys, dir, p, jsonnetOpts)
-	}
 	data, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, err
 	}
 	if bytes.Contains(data, []byte(skipMarker)) {
 		return nil, nil
+	}
+	if strings.HasSuffix(p, ".jsonnet") {
+		return jsonnetDocs(fsys, dir, p, jsonnetOpts)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if strings.HasSuffix(p, ".json") {

@@ -32,6 +32,7 @@ function(replicas=1, tier='web') [
 ]
 `)},
 		"apps/web/common.libsonnet":        {Data: []byte(`{ labels: { app: 'web' } }`)},
+		"apps/web/skipped.jsonnet":         {Data: []byte("// +argocd:skip-file-rendering\nerror 'never evaluated'\n")},
 		"apps/web/plain.yaml":              {Data: []byte("apiVersion: v1\nkind: Service\nmetadata: {name: web}\n")},
 		"apps/web/z-list.jsonnet":          {Data: []byte(`{ apiVersion: 'v1', kind: 'List', items: [ { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' } } ] }`)},
 		"apps/web/null-list.jsonnet":       {Data: []byte(`{ apiVersion: 'v1', kind: 'SecretList', items: null }`)},
@@ -174,6 +175,9 @@ func argoDirectory(t *testing.T, root string, tc jsonnetCase) ([]any, error) {
 		if !regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`).MatchString(info.Name()) ||
 			(tc.exclude != "" && glob.MustCompile(tc.exclude).Match(rel)) ||
 			(tc.include != "" && !glob.MustCompile(tc.include).Match(rel)) {
+			return nil
+		}
+		if data, _ := os.ReadFile(p); strings.Contains(string(data), "+argocd:skip-file-rendering") {
 			return nil
 		}
 		if !strings.HasSuffix(p, ".jsonnet") {

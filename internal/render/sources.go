@@ -92,6 +92,7 @@ func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
+	jsonnet.Substitute(req.BuildEnv.Subst)
 	m, err := DirectoryWithJsonnet(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnet)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
@@ -110,6 +111,7 @@ func (KustomizeSource) Render(_ context.Context, in Input, req *argo.Request) ([
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
+	opts.Substitute(req.BuildEnv.Subst)
 	m, err := KustomizeWithOptions(in.FS, req.Path, opts)
 	if errors.Is(err, ErrOffline) {
 		return nil, argo.NotRendered("kustomize source %s not rendered: %s", src.Path, err)
