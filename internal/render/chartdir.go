@@ -34,6 +34,9 @@ func PackageChartDir(ctx context.Context, fsys fs.FS, dir string, charts ChartFe
 		return nil, fmt.Errorf("loading chart %s: %w", dir, err)
 	}
 	if missingDependencies(ch) {
+		if charts == nil {
+			return nil, fmt.Errorf("chart %s: its dependencies are not in charts/ and there is no chart source to fetch them", dir)
+		}
 		b := &depBuild{fsys: fsys, dir: dir, charts: charts, chart: ch}
 		if files, err = b.run(ctx, files); err != nil {
 			return nil, fmt.Errorf("chart %s: helm dependency build: %w", dir, err)
