@@ -176,6 +176,7 @@ type depCase struct {
 	// versions are "name-version" pairs the output must show, so a
 	// wrong resolution cannot pass by agreeing with a broken harness.
 	versions []string
+	v1       bool // an apiVersion v1 chart, dependencies in requirements.yaml
 }
 
 func depCases(s *depServers) []depCase {
@@ -210,6 +211,9 @@ func depCases(s *depServers) []depCase {
 		{name: "vendored chart out of range", chart: "dependencies:\n" + dep("dep-a", "^1.0", a, "") + dep("vendored", "2.x", "", ""),
 			extra:   map[string]string{"charts/vendored/Chart.yaml": "apiVersion: v2\nname: vendored\nversion: 1.4.0\n"},
 			wantErr: "does not satisfy the constraint"},
+		{name: "apiVersion v1 chart with requirements.yaml", v1: true, chart: "dependencies:\n" + dep("dep-b", ">=0.3.0-0", b, "") +
+			dep("common", "0.1.0", "file://../common", ""),
+			versions: []string{"rel-dep-b\ndata:\n  version: \"0.4.0-rc.1\"", "rel-common"}},
 		{name: "no version in range", chart: "dependencies:\n" + dep("dep-a", "^3.0", a, ""), wantErr: "can't get a valid version"},
 		{name: "missing local chart", chart: "dependencies:\n" + dep("nope", "*", "file://../nope", ""), wantErr: "not found"},
 		{name: "helmignore applies to templates and downloaded charts", chart: "dependencies:\n" + dep("dep-a", "^1.0", a, ""),
@@ -226,6 +230,10 @@ func depTree(t *testing.T, c depCase) fstest.MapFS {
 		"charts/parent/templates/cm.yaml": {Data: []byte(depTemplate)},
 		"charts/common/Chart.yaml":        {Data: []byte("apiVersion: v2\nname: common\nversion: 0.1.0\n")},
 		"charts/common/templates/cm.yaml": {Data: []byte(depTemplate)},
+	}
+	if c.v1 {
+		tree["charts/parent/Chart.yaml"] = &fstest.MapFile{Data: []byte("apiVersion: v1\nname: parent\nversion: 0.1.0\n")}
+		tree["charts/parent/requirements.yaml"] = &fstest.MapFile{Data: []byte(c.chart)}
 	}
 	for name, data := range c.extra {
 		if v, ok := strings.CutPrefix(data, "@dep-a-"); ok {

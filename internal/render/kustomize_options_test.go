@@ -77,6 +77,10 @@ patches:
 		"apps/components/debug/kustomization.yaml":      {Data: []byte("apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [cm.yaml]\n")},
 		"apps/components/debug/cm.yaml":                 {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: debug}\ndata: {level: trace}\n")},
 		"apps/plain/kustomization.yml":                  {Data: []byte("resources: [../base]\n")},
+		"apps/legacy/kustomization.yaml": {Data: []byte("bases: [../base]\npatchesStrategicMerge: [patch.yaml]\n" +
+			"imageTags: [{name: nginx, newTag: '1.9'}]\nconfigMapGenerator: [{name: env, env: app.env}]\n")},
+		"apps/legacy/patch.yaml": {Data: []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 5}\n")},
+		"apps/legacy/app.env":    {Data: []byte("A=1\n")},
 	}
 }
 
@@ -120,6 +124,8 @@ var kustomizeCases = []kustomizeCase{
 	  commonLabels: {env: prod}, commonAnnotations: {owner: x}, forceCommonAnnotations: true, namespace: ns1,
 	  patches: [{target: {kind: ConfigMap}, patch: '[{"op": "add", "path": "/data/extra", "value": "1"}]'}],
 	  components: [../components/debug], version: v5.8.3, kubeVersion: 1.30.0, apiVersions: [v1]}`, false},
+	{"edits on a kustomization.yml", "apps/plain", "{namePrefix: plain-, images: ['localhost:5000/busybox=localhost:5000/mirror/busybox:2.0']}", false},
+	{"edits on deprecated fields", "apps/legacy", `{nameSuffix: -old, images: ["busybox:1.2"], commonLabels: {l: x}, namespace: legacy}`, false},
 	{"options that change no file", "apps/prod", "{version: v5.8.3, kubeVersion: 1.30.0, ignoreMissingComponents: true}", false},
 }
 
