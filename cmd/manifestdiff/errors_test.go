@@ -107,8 +107,8 @@ func TestDetailedExitCode(t *testing.T) {
 }
 
 // A kustomize source of the repository is built; sources manifestdiff
-// cannot render (here: kustomize options Argo CD applies with `kustomize
-// edit`) are reported, never dropped; an ApplicationSet it cannot expand
+// cannot render offline (here: a config management plugin, which runs in
+// a sidecar of the cluster) are reported, never dropped; an ApplicationSet it cannot expand
 // fails the run, naming it.
 func TestUnsupportedSources(t *testing.T) {
 	f := newFleet(t)
@@ -126,7 +126,7 @@ spec:
 	f.edit(t, "envs/qa/overlay/cm.yaml", "name: overlay", "name: overlay-2")
 	f.write(t, "envs/qa/other/kustomization.yaml", "resources: []\n")
 	f.write(t, "argocd/qa/app-other.yaml", strings.NewReplacer("ledger-overlay", "ledger-other",
-		"path: envs/qa/overlay}", "path: envs/qa/other, kustomize: {namePrefix: x-}}").Replace(f.read(t, "argocd/qa/app-overlay.yaml")))
+		"path: envs/qa/overlay}", "path: envs/qa/other, plugin: {name: x}}").Replace(f.read(t, "argocd/qa/app-overlay.yaml")))
 	head := f.commit(t, "edit it, add another")
 
 	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--env", "qa")
@@ -144,7 +144,7 @@ spec:
 	}
 	want := map[string][2]string{
 		"ledger-overlay-qa": {"changed", ""},
-		"ledger-other-qa":   {"added", "kustomize source envs/qa/other with kustomize options not rendered"},
+		"ledger-other-qa":   {"added", "plugin source envs/qa/other not rendered"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("not-rendered apps (-want +got):\n%s", diff)
