@@ -15,7 +15,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short demo bench lint fuzz clean
+.PHONY: all build test test-short demo bench lint fuzz man clean
 
 all: build
 
@@ -24,6 +24,13 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/promote ./cmd/promote
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/manifestdiff ./cmd/manifestdiff
+
+# Man pages of both tools (cobra/doc, which uses go-md2man), into
+# $(BIN)/man/man1: `man -l bin/man/man1/promote-plan.1`, or MANPATH=bin/man.
+# Only builds with -tags mangen have the hidden verb that writes them.
+man:
+	$(GO) run -tags mangen ./cmd/promote man $(BIN)/man/man1
+	$(GO) run -tags mangen ./cmd/manifestdiff man $(BIN)/man/man1
 
 # The whole suite: unit, golden, integration (real git, real chart repo).
 test:

@@ -13,8 +13,8 @@ import time
 
 
 def _ours(a, repo, cache):
-    return [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "--format", "markdown",
-            "--cache-dir", cache, "--output", os.devnull]
+    return [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "markdown",
+            "--cache-dir", cache, "--output-file", os.devnull]
 
 
 def _time(cmd, env, ok_codes=(0,)):

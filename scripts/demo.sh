@@ -61,7 +61,7 @@ echo "remote main: $(git -C "$work/remote.git" rev-parse --short main), local HE
 step "manifestdiff: what the promotion does to the rendered manifests (offline Helm renders, per resource)"
 run "$bin/manifestdiff" --base HEAD~1 --head HEAD --cache-dir "$work/cache"
 echo
-run "$bin/manifestdiff" --base HEAD~1 --head HEAD --cache-dir "$work/cache" --format markdown --output "$work/mr-note.md"
+run "$bin/manifestdiff" --base HEAD~1 --head HEAD --cache-dir "$work/cache" -o markdown --output-file "$work/mr-note.md"
 echo "the merge request note starts like this:"
 head -12 "$work/mr-note.md"
 

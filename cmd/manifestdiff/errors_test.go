@@ -21,7 +21,7 @@ func TestRenderErrorIsLoud(t *testing.T) {
 	want["qa/ledger-gateway-qa"] = "error"
 	want["qa/ledger-root-qa"] = "changed" // renders the edited app-gateway.yaml
 
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", r.code, r.errOut)
 	}
@@ -49,13 +49,13 @@ func TestRenderErrorIsLoud(t *testing.T) {
 		t.Errorf("summary byStatus = %v, want 1 error", doc.Summary.ByStatus)
 	}
 
-	md := f.run(t, nil, "--base", base, "--head", head, "--format", "markdown")
+	md := f.run(t, nil, "--base", base, "--head", head, "-o", "markdown")
 	lines := strings.SplitN(md.out, "\n", 3)
 	if md.code != 1 || len(lines) < 3 || lines[0] != "<!-- manifestdiff -->" ||
 		!strings.HasPrefix(lines[1], "> :warning: **1 app failed to render") || !strings.Contains(lines[1], "qa/ledger-gateway-qa") {
 		t.Errorf("markdown (exit %d) must open with the failure after the marker:\n%s", md.code, md.out)
 	}
-	d := f.run(t, nil, "--base", base, "--head", head, "--format", "diff")
+	d := f.run(t, nil, "--base", base, "--head", head, "-o", "diff")
 	if d.code != 1 || !strings.HasPrefix(d.out, "1 app failed to render") {
 		t.Errorf("diff (exit %d) must open with the failure:\n%s", d.code, d.out)
 	}
@@ -77,7 +77,7 @@ func TestDetailedExitCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := []string{"--base", tt.base, "--head", tt.head, "--format", "json"}
+			args := []string{"--base", tt.base, "--head", tt.head, "-o", "json"}
 			if tt.detailed {
 				args = append(args, "--detailed-exitcode")
 			}
@@ -98,7 +98,7 @@ func TestDetailedExitCode(t *testing.T) {
 			if len(doc.Apps) != 22 {
 				t.Errorf("%d apps reported, want the head's 22", len(doc.Apps))
 			}
-			md := f.run(t, nil, "--base", tt.base, "--head", tt.head, "--format", "markdown")
+			md := f.run(t, nil, "--base", tt.base, "--head", tt.head, "-o", "markdown")
 			if !strings.Contains(md.out, "\nNo changes.\n") || !strings.Contains(md.out, "| prod | 0 | 0 | 0 | 10 | 0 |") {
 				t.Errorf("markdown should say no changes and count every app unchanged:\n%s", md.out)
 			}
@@ -129,7 +129,7 @@ spec:
 		"path: envs/qa/overlay}", "path: envs/qa/other, plugin: {name: x}}").Replace(f.read(t, "argocd/qa/app-overlay.yaml")))
 	head := f.commit(t, "edit it, add another")
 
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--env", "qa")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--env", "qa")
 	if r.code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 	}

@@ -1,7 +1,7 @@
 // Command manifestdiff renders every Argo CD app of a GitOps repository at
 // two git revisions, offline and as Argo CD would, and diffs the results
 // per Kubernetes resource. main only wires real streams and the
-// environment to run and maps errors to exit codes.
+// environment to the command tree and maps errors to exit codes.
 package main
 
 import (
@@ -11,9 +11,12 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 )
+
+type ioStreams = cli.IOStreams
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -22,19 +25,23 @@ func main() {
 	// logger: keep them to one line each on stderr, marked as warnings.
 	log.SetFlags(0)
 	log.SetPrefix("manifestdiff: warning: ")
-	ios := &ioStreams{Out: os.Stdout, ErrOut: os.Stderr, Color: isTerminal(os.Stdout), Progress: isTerminal(os.Stderr)}
+	ios := cli.System()
 	os.Exit(exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv)))
 }
 
+// runArgs parses args with the command tree and runs the diff.
 func runArgs(ctx context.Context, args []string, ios *ioStreams, getenv func(string) string) error {
-	o, err := parseArgs(args)
-	if err != nil {
-		return err
+	root := newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
+	if args == nil {
+		args = []string{} // nil would make cobra read os.Args
 	}
-	return run(ctx, o, ios, getenv)
+	root.SetArgs(args)
+	_, err := root.ExecuteContextC(ctx)
+	return err
 }
 
-// exitCode: 0 success, 2 changes with --detailed-exitcode, 1 any error.
+// exitCode: 0 success, 2 changes with --detailed-exitcode, 1 any error,
+// printed as one line.
 func exitCode(ios *ioStreams, err error) int {
 	switch {
 	case err == nil:
@@ -42,15 +49,6 @@ func exitCode(ios *ioStreams, err error) int {
 	case errors.Is(err, errChanged):
 		return 2
 	}
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	fmt.Fprintf(ios.ErrOut, "manifestdiff: %s\n", strings.TrimSuffix(msg, ": "+errUsage.Error()))
-	if errors.Is(err, errUsage) {
-		fmt.Fprint(ios.ErrOut, usageText)
-	}
+	fmt.Fprintf(ios.ErrOut, "manifestdiff: %s\n", cli.Line(err))
 	return 1
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
 }

@@ -99,7 +99,7 @@ func TestOCIChart(t *testing.T) {
 	head := f.commit(t, "promote ledger-api 1.3.1 to prod; scale qa gateway")
 	before := reg.hits.Load()
 
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 	}
@@ -140,7 +140,7 @@ func TestOCISameChangeGrouped(t *testing.T) {
 	base := f.commit(t, "api chart from OCI, written without a scheme")
 	f.edit(t, "argocd/prod/appset-nodes.yaml", `targetRevision: "1.3.0"`, `targetRevision: "1.3.1"`)
 	head := f.commit(t, "bump")
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "markdown", "--env", "prod")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "markdown", "--env", "prod")
 	if r.code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 	}

@@ -13,7 +13,7 @@ import (
 func TestChartsDirOffline(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
-	online := f.run(t, nil, "--base", base, "--head", head, "--format", "json")
+	online := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 
 	dir := t.TempDir()
 	for name, data := range chartFiles(t) {
@@ -22,7 +22,7 @@ func TestChartsDirOffline(t *testing.T) {
 		}
 	}
 	f.Charts.Close()
-	offline := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--charts-dir", dir)
+	offline := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--charts-dir", dir)
 	if online.code != 0 || offline.code != 0 {
 		t.Fatalf("exit %d online, %d offline; stderr:\n%s%s", online.code, offline.code, online.errOut, offline.errOut)
 	}
@@ -34,7 +34,7 @@ func TestChartsDirOffline(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "ledger-api-1.4.0.tgz")); err != nil {
 		t.Fatal(err)
 	}
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--charts-dir", dir)
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--charts-dir", dir)
 	if got := parseJSON(t, r.out).statuses()["preprod/ledger-node-a-api-preprod"]; r.code != 1 || got != "error" {
 		t.Errorf("without ledger-api-1.4.0.tgz: exit %d, app %s; want 1, error", r.code, got)
 	}
@@ -46,12 +46,12 @@ func TestChartCacheAcrossRuns(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
 	cache := t.TempDir()
-	first := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--cache-dir", cache)
+	first := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--cache-dir", cache)
 	if first.code != 0 || f.Charts.requests() == 0 {
 		t.Fatalf("first run: exit %d after %d chart requests; stderr:\n%s", first.code, f.Charts.requests(), first.errOut)
 	}
 	f.Charts.Close()
-	second := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--cache-dir", cache)
+	second := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--cache-dir", cache)
 	if second.code != 0 {
 		t.Fatalf("second run: exit %d; stderr:\n%s", second.code, second.errOut)
 	}

@@ -1,74 +1,62 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"io"
+	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 )
 
-var errUsage = errors.New("usage")
+// formats of -o/--output, the first the default.
+var formats = []string{"diff", "markdown", "json"}
 
 type options struct {
+	cli.Globals
 	repo, base, head string
 	envs             []string
-	format, output   string
+	output           string // report format
+	outputFile       string // write the report there instead of stdout
+	legacyOutputFile string // the old --output FILE
 	detailedExitCode bool
 	chartsDir        string
 	cacheDir         string
-	help             bool
 	post             bool
-	pageLimit        int // note page size for --post; 0 = GitLab's limit (tests shrink it)
+	pageLimit        int  // note page size for --post; 0 = GitLab's limit (tests shrink it)
+	color            bool // resolved from --color, the terminal and NO_COLOR
 }
 
-const usageText = `usage:
-  manifestdiff [--repo DIR] [--base REV] [--head REV] [--env ENV]...
-               [--format markdown|diff|json] [--output FILE] [--detailed-exitcode]
-               [--charts-dir DIR] [--cache-dir DIR] [--post]
+// outputValue is -o/--output FORMAT. Before --output-file existed,
+// --output named the report file; a value that reads as a path (it has a
+// dot or a slash, as no format has) is still taken as the file, with a
+// deprecation warning, so pipelines written for the old flags keep
+// working. Anything else must be a format: a typo never becomes a file.
+type outputValue struct{ o *options }
 
---base defaults to $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the merge-base of
---head and origin/main; --head defaults to HEAD. Exit 0 on success, 1 on any
-error (including an app that failed to render), 2 with --detailed-exitcode
-when something changed. Chart repository credentials come from
-HELM_REPO_USERNAME / HELM_REPO_PASSWORD. --post edits (or creates) one note
-on the merge request, found again by a hidden marker, with CI_API_V4_URL,
-CI_PROJECT_ID, CI_MERGE_REQUEST_IID and GITLAB_TOKEN (api scope) from the
-environment.
-`
+func (v outputValue) String() string { return v.o.output }
+func (v outputValue) Type() string   { return strings.Join(formats, "|") }
 
-func parseArgs(args []string) (*options, error) {
-	o := &options{format: "diff"}
-	fs := flag.NewFlagSet("manifestdiff", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.repo, "repo", "", "repository work tree (default: the enclosing one)")
-	fs.StringVar(&o.base, "base", "", "base revision")
-	fs.StringVar(&o.head, "head", "", "head revision (default HEAD)")
-	fs.Func("env", "environment (repeatable; default all)", func(s string) error {
-		o.envs = append(o.envs, s)
-		return nil
-	})
-	fs.StringVar(&o.format, "format", "diff", "markdown, diff or json")
-	fs.StringVar(&o.output, "output", "", "write the report to FILE instead of stdout")
-	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when something changed")
-	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts from DIR only (offline)")
-	fs.StringVar(&o.cacheDir, "cache-dir", "", "chart cache (default: the user cache dir)")
-	fs.BoolVar(&o.help, "help", false, "show usage")
-	fs.BoolVar(&o.post, "post", false, "upsert the markdown report as the merge request note (GitLab CI)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			o.help = true
-			return o, nil
-		}
-		return nil, fmt.Errorf("%v: %w", err, errUsage)
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments %q: %w", strings.Join(fs.Args(), " "), errUsage)
-	}
-	switch o.format {
-	case "markdown", "diff", "json":
+func (v outputValue) Set(s string) error {
+	switch {
+	case slices.Contains(formats, s):
+		v.o.output = s
+	case strings.ContainsAny(s, "./"):
+		v.o.legacyOutputFile = s
 	default:
-		return nil, fmt.Errorf("--format must be markdown, diff or json, not %q: %w", o.format, errUsage)
+		return fmt.Errorf("must be %s (to write the report to a file, use --output-file FILE)", strings.Join(formats, ", "))
 	}
-	return o, nil
+	return nil
+}
+
+func (o *options) validate(cmd *cobra.Command) error {
+	if o.legacyOutputFile == "" {
+		return nil
+	}
+	if cmd.Flags().Changed("output-file") {
+		return cli.Usagef(cmd, "--output %s names a file, and --output-file is given too: use --output-file only", o.legacyOutputFile)
+	}
+	o.outputFile = o.legacyOutputFile
+	return nil
 }

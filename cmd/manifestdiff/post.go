@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
@@ -19,11 +20,13 @@ type poster struct {
 
 // newPoster reads what GitLab CI exports for merge request pipelines.
 func newPoster(getenv func(string) string, limit int) (*poster, error) {
+	names := []string{"CI_API_V4_URL", "CI_PROJECT_ID", "CI_MERGE_REQUEST_IID", "GITLAB_TOKEN"}
+	if err := cli.RequireEnv("--post", "the Reporter role (or above) to write merge request notes", getenv, names...); err != nil {
+		return nil, err
+	}
 	vars := map[string]string{}
-	for _, name := range []string{"CI_API_V4_URL", "CI_PROJECT_ID", "CI_MERGE_REQUEST_IID", "GITLAB_TOKEN"} {
-		if vars[name] = getenv(name); vars[name] == "" {
-			return nil, fmt.Errorf("--post needs %s in the environment (set in GitLab merge request pipelines; GITLAB_TOKEN is a token with api scope)", name)
-		}
+	for _, name := range names {
+		vars[name] = getenv(name)
 	}
 	iid, err := strconv.ParseInt(vars["CI_MERGE_REQUEST_IID"], 10, 64)
 	if err != nil || iid <= 0 {
@@ -39,7 +42,7 @@ func newPoster(getenv func(string) string, limit int) (*poster, error) {
 	return &poster{client: client, mr: gitlab.MR{Project: vars["CI_PROJECT_ID"], IID: iid}, limit: limit}, nil
 }
 
-func (p *poster) upsert(ctx context.Context, rep report.Report, ios *ioStreams) error {
+func (p *poster) upsert(ctx context.Context, rep report.Report, ios *ioStreams, quiet bool) error {
 	var md bytes.Buffer
 	if err := report.Markdown(&md, rep); err != nil {
 		return err
@@ -49,7 +52,9 @@ func (p *poster) upsert(ctx context.Context, rep report.Report, ios *ioStreams) 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "merge request note: %s (%d page(s): %d created, %d updated, %d unchanged, %d deleted)\n",
-		res.URL, len(pages), res.Created, res.Updated, res.Unchanged, res.Deleted)
+	if !quiet {
+		fmt.Fprintf(ios.ErrOut, "merge request note: %s (%s: %d created, %d updated, %d unchanged, %d deleted)\n",
+			res.URL, cli.Plural(len(pages), "page", "pages"), res.Created, res.Updated, res.Unchanged, res.Deleted)
+	}
 	return nil
 }

@@ -18,8 +18,14 @@ func TestPostErrors(t *testing.T) {
 	}{
 		{name: "no api url", env: map[string]string{"CI_API_V4_URL": ""}, wants: []string{"CI_API_V4_URL"}},
 		{name: "no project", env: map[string]string{"CI_PROJECT_ID": ""}, wants: []string{"CI_PROJECT_ID"}},
-		{name: "no merge request", env: map[string]string{"CI_MERGE_REQUEST_IID": ""}, wants: []string{"CI_MERGE_REQUEST_IID"}},
-		{name: "no token", env: map[string]string{"GITLAB_TOKEN": ""}, wants: []string{"GITLAB_TOKEN"}},
+		{name: "no merge request", env: map[string]string{"CI_MERGE_REQUEST_IID": ""},
+			wants: []string{"CI_MERGE_REQUEST_IID", "only in merge request pipelines", "merge_request_event"}},
+		{name: "no token", env: map[string]string{"GITLAB_TOKEN": ""}, wants: []string{"GitLab does not set GITLAB_TOKEN",
+			"project or group access token with the api scope", "Reporter role", "masked CI/CD variable"}},
+		// every missing variable at once, not one per failed pipeline
+		{name: "outside GitLab CI", env: map[string]string{"CI_API_V4_URL": "", "CI_PROJECT_ID": "", "CI_MERGE_REQUEST_IID": "", "GITLAB_TOKEN": ""},
+			wants: []string{"--post needs CI_API_V4_URL, CI_PROJECT_ID, CI_MERGE_REQUEST_IID and GITLAB_TOKEN in the environment",
+				"GitLab CI sets CI_API_V4_URL", "GitLab does not set GITLAB_TOKEN"}},
 		{name: "rejected token", env: map[string]string{"GITLAB_TOKEN": "glpat-REVOKEDtoken0000"}, rendered: true,
 			wants: []string{postProject, "!7", "401", "api scope"}},
 	}

@@ -43,11 +43,12 @@ func (p *postFleet) post(t *testing.T, pageLimit int, args ...string) result {
 	var out, errOut bytes.Buffer
 	ios := &ioStreams{Out: &out, ErrOut: &errOut}
 	getenv := func(k string) string { return p.env[k] }
-	o, err := parseArgs(args)
-	if err == nil {
+	root := newRootCmd(ios, func(ctx context.Context, o *options) error {
 		o.pageLimit = pageLimit
-		err = run(context.Background(), o, ios, getenv)
-	}
+		return run(ctx, o, ios, getenv)
+	})
+	root.SetArgs(args)
+	_, err := root.ExecuteC()
 	return result{exitCode(ios, err), out.String(), errOut.String()}
 }
 

@@ -17,7 +17,7 @@ func TestPostPagesAndShrink(t *testing.T) {
 	p := newPostFleet(t, postProject)
 	base, head := p.scenario(t)
 	out := filepath.Join(t.TempDir(), "report.md")
-	r := p.post(t, limit, "--base", base, "--head", head, "--format", "markdown", "--output", out)
+	r := p.post(t, limit, "--base", base, "--head", head, "-o", "markdown", "--output-file", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.errOut)
 	}

@@ -26,7 +26,7 @@ func TestPostStickyNote(t *testing.T) {
 	p.gl.FailNext(http.MethodPost, "notes", http.StatusTooManyRequests, http.Header{"Retry-After": {"1"}})
 
 	out := filepath.Join(t.TempDir(), "report.json")
-	r := p.post(t, 0, "--base", base, "--head", head, "--format", "json", "--output", out)
+	r := p.post(t, 0, "--base", base, "--head", head, "-o", "json", "--output-file", out)
 	if r.code != 0 {
 		t.Fatalf("diff run: exit %d\n%s", r.code, r.errOut)
 	}
@@ -35,7 +35,7 @@ func TestPostStickyNote(t *testing.T) {
 	}
 	artifact, err := os.ReadFile(out)
 	if err != nil || !json.Valid(artifact) || r.out != "" {
-		t.Errorf("--format json --output: file valid JSON %v (%v), stdout %q", json.Valid(artifact), err, r.out)
+		t.Errorf("-o json --output-file: file valid JSON %v (%v), stdout %q", json.Valid(artifact), err, r.out)
 	}
 	notes := p.ours()
 	if len(notes) != 1 || !strings.Contains(notes[0].Body, "### Manifest diff") || strings.Contains(notes[0].Body, "No changes") {
@@ -59,7 +59,7 @@ func TestPostStickyNote(t *testing.T) {
 	}
 	p.noToken(t, r.out, r.errOut)
 
-	r = p.post(t, 0, "--base", head, "--head", head, "--format", "markdown")
+	r = p.post(t, 0, "--base", head, "--head", head, "-o", "markdown")
 	if r.code != 0 {
 		t.Fatalf("no diff run: exit %d\n%s", r.code, r.errOut)
 	}

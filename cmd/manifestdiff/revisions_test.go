@@ -45,7 +45,7 @@ func TestDefaultBase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := f.run(t, tt.env, append(tt.args, "--format", "json")...)
+			r := f.run(t, tt.env, append(tt.args, "-o", "json")...)
 			if r.code != 0 {
 				t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 			}
@@ -80,14 +80,14 @@ func TestNoBaseNoOriginMain(t *testing.T) {
 func TestWorkTreeIgnored(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
-	clean := f.run(t, nil, "--base", base, "--head", head, "--format", "json")
+	clean := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 
 	f.edit(t, "versions/qa.yaml", `chartVersion: "1.4.0"`, `chartVersion: "1.3.0"`)
 	f.edit(t, "envs/prod/common.yaml", "logLevel: info", "logLevel: trace")
 	gitRun(t, f.Dir, "add", "envs/prod/common.yaml")
 	f.write(t, "envs/qa/nodes/node-z/values-api.yaml", "api: {nodeId: z}\n")
 	f.remove(t, "envs/prod/nodes/node-e")
-	dirty := f.run(t, nil, "--base", base, "--head", head, "--format", "json")
+	dirty := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 	if clean.code != 0 || dirty.code != 0 {
 		t.Fatalf("exit %d / %d; stderr:\n%s%s", clean.code, dirty.code, clean.errOut, dirty.errOut)
 	}
@@ -95,7 +95,7 @@ func TestWorkTreeIgnored(t *testing.T) {
 		t.Errorf("work tree edits changed the report (-clean +dirty):\n%s", diff)
 	}
 	// Same with the default --head (HEAD, not the work tree).
-	if r := f.run(t, nil, "--base", base, "--format", "json"); parseJSON(t, r.out).Head != "HEAD" ||
+	if r := f.run(t, nil, "--base", base, "-o", "json"); parseJSON(t, r.out).Head != "HEAD" ||
 		!cmp.Equal(scenarioStatuses, parseJSON(t, r.out).statuses()) {
 		t.Errorf("default --head: exit %d, report:\n%s", r.code, r.out)
 	}
@@ -108,7 +108,7 @@ func TestRevisionSyntax(t *testing.T) {
 	gitRun(t, f.Dir, "tag", "v1", base)
 	for _, rev := range [][2]string{{base[:7], head[:12]}, {"HEAD~1", "HEAD"}, {"main^", "main"}, {"v1", "HEAD"}} {
 		t.Run(rev[0]+".."+rev[1], func(t *testing.T) {
-			r := f.run(t, nil, "--base", rev[0], "--head", rev[1], "--format", "json")
+			r := f.run(t, nil, "--base", rev[0], "--head", rev[1], "-o", "json")
 			if r.code != 0 {
 				t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 			}
@@ -117,7 +117,7 @@ func TestRevisionSyntax(t *testing.T) {
 			}
 		})
 	}
-	r := f.run(t, nil, "--base", "no-such-branch", "--format", "json")
+	r := f.run(t, nil, "--base", "no-such-branch", "-o", "json")
 	if r.code != 1 || r.out != "" || !strings.Contains(r.errOut, "--base no-such-branch") {
 		t.Errorf("unknown --base: exit %d, stdout %q, stderr %q", r.code, r.out, r.errOut)
 	}

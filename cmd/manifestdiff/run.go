@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/git"
@@ -19,20 +19,11 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
-type ioStreams struct {
-	Out, ErrOut io.Writer
-	Color       bool // stdout is a terminal
-	Progress    bool // stderr is a terminal
-}
-
 // errChanged makes --detailed-exitcode exit 2.
 var errChanged = errors.New("changes found")
 
 func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
-	if o.help {
-		fmt.Fprint(ios.Out, usageText)
-		return nil
-	}
+	o.color = cli.UseColor(o.Color, ios.OutTTY, getenv)
 	var post *poster
 	if o.post {
 		var err error
@@ -62,11 +53,12 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client}
-	if ios.Progress {
+	progress := ios.ErrTTY && !o.Quiet
+	if progress {
 		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d", done, total) }
 	}
 	rep, runErr := d.Run(ctx)
-	if ios.Progress {
+	if progress {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}
 	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) {
@@ -77,7 +69,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	}
 	if post != nil {
 		// posted even when some apps failed: the note then says so at the top
-		if err := post.upsert(ctx, rep, ios); err != nil {
+		if err := post.upsert(ctx, rep, ios, o.Quiet); err != nil {
 			return err
 		}
 	}
@@ -160,27 +152,29 @@ func chartClient(o *options, getenv func(string) string) (*charts.Client, error)
 func writeReport(o *options, ios *ioStreams, rep report.Report) error {
 	var buf bytes.Buffer
 	var err error
-	switch o.format {
+	switch o.output {
 	case "markdown":
 		err = report.Markdown(&buf, rep)
 	case "json":
 		err = report.JSON(&buf, rep)
-	default:
-		err = report.Diff(&buf, rep, ios.Color && o.output == "")
+	default: // a file is an artifact: never coloured
+		err = report.Diff(&buf, rep, o.color && o.outputFile == "")
 	}
 	if err != nil {
 		return err
 	}
-	if o.output == "" {
+	if o.outputFile == "" {
 		_, err = ios.Out.Write(buf.Bytes())
 		return err
 	}
-	if err := os.WriteFile(o.output, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", o.output, err)
+	if err := os.WriteFile(o.outputFile, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", o.outputFile, err)
 	}
-	s := rep.Summary()
-	fmt.Fprintf(ios.ErrOut, "wrote %s: %d apps, %d changed, %d added, %d removed, %d errors\n", o.output, s.Apps,
-		s.ByStatus.Changed, s.ByStatus.Added, s.ByStatus.Removed, s.ByStatus.Error)
+	if !o.Quiet {
+		s := rep.Summary()
+		fmt.Fprintf(ios.ErrOut, "wrote %s: %s, %d changed, %d added, %d removed, %s\n", o.outputFile, cli.Plural(s.Apps, "app", "apps"),
+			s.ByStatus.Changed, s.ByStatus.Added, s.ByStatus.Removed, cli.Plural(s.ByStatus.Error, "error", "errors"))
+	}
 	return nil
 }
 

@@ -114,9 +114,9 @@ func TestScenario(t *testing.T) {
 	base, head := f.scenario(t)
 	outs := map[string]string{}
 	for _, format := range []string{"json", "markdown", "diff"} {
-		r := f.run(t, nil, "--base", base, "--head", head, "--format", format)
+		r := f.run(t, nil, "--base", base, "--head", head, "-o", format)
 		if r.code != 0 {
-			t.Fatalf("--format %s: exit %d, stderr:\n%s", format, r.code, r.errOut)
+			t.Fatalf("-o %s: exit %d, stderr:\n%s", format, r.code, r.errOut)
 		}
 		outs[format] = r.out
 	}
@@ -144,7 +144,7 @@ func TestScenario(t *testing.T) {
 	for format, out := range outs {
 		for _, v := range secretValues() {
 			if strings.Contains(out, v) {
-				t.Errorf("--format %s leaks secret value %q", format, v)
+				t.Errorf("-o %s leaks secret value %q", format, v)
 			}
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func TestEnvFilter(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--env", "prod", "--env", "qa")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--env", "prod", "--env", "qa")
 	if r.code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 	}
@@ -38,7 +38,7 @@ func TestEnvFilter(t *testing.T) {
 func TestRepeatedEnvListedOnce(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json", "--env", "qa", "--env", "qa")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--env", "qa", "--env", "qa")
 	doc := parseJSON(t, r.out)
 	if r.code != 0 || len(doc.Apps) != 8 || doc.Summary.Apps != 8 {
 		t.Errorf("--env qa --env qa: exit %d, %d apps listed (summary %d), want 8", r.code, len(doc.Apps), doc.Summary.Apps)
@@ -52,10 +52,10 @@ func TestChartRepoAuth(t *testing.T) {
 	base, head := f.scenario(t)
 	f.Charts.requireAuth("ci", "t0ken")
 	creds := map[string]string{"HELM_REPO_USERNAME": "ci", "HELM_REPO_PASSWORD": "t0ken"}
-	if r := f.run(t, creds, "--base", base, "--head", head, "--format", "json"); r.code != 0 {
+	if r := f.run(t, creds, "--base", base, "--head", head, "-o", "json"); r.code != 0 {
 		t.Errorf("with credentials: exit %d; stderr:\n%s", r.code, r.errOut)
 	}
-	r := f.run(t, nil, "--base", base, "--head", head, "--format", "json")
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 	doc := parseJSON(t, r.out)
 	// Eight apps render a chart in the scenario; the app-of-apps renders
 	// only its directory and still diffs.
@@ -78,7 +78,7 @@ func TestTerminalStreams(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
 	var out, errOut bytes.Buffer
-	ios := &ioStreams{Out: &out, ErrOut: &errOut, Color: true, Progress: true}
+	ios := &ioStreams{Out: &out, ErrOut: &errOut, OutTTY: true, ErrTTY: true}
 	args := []string{"--repo", f.Dir, "--base", base, "--head", head, "--cache-dir", t.TempDir()}
 	if code := exitCode(ios, runArgs(context.Background(), args, ios, func(string) string { return "" })); code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
@@ -91,8 +91,8 @@ func TestTerminalStreams(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	args = append(args, "--output", t.TempDir()+"/out.diff")
+	args = append(args, "--output-file", t.TempDir()+"/out.diff")
 	if code := exitCode(ios, runArgs(context.Background(), args, ios, func(string) string { return "" })); code != 0 || out.Len() != 0 {
-		t.Errorf("--output: exit %d, stdout %q", code, out.String())
+		t.Errorf("--output-file: exit %d, stdout %q", code, out.String())
 	}
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"errors"
-	"strings"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
@@ -24,8 +24,7 @@ var hints = []struct {
 
 // message folds err into one line and appends the matching hint.
 func message(err error) string {
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	msg = strings.TrimSuffix(msg, ": "+errUsage.Error())
+	msg := cli.Line(err)
 	for _, h := range hints {
 		if errors.Is(err, h.err) {
 			return msg + " (" + h.hint + ")"

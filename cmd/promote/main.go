@@ -1,6 +1,6 @@
 // Command promote plans, applies, pins and checks version promotions in an
 // Argo CD + Helm GitOps repository. main only wires real streams and the
-// environment to run and maps errors to exit codes.
+// environment to the command tree and maps errors to exit codes.
 package main
 
 import (
@@ -11,7 +11,12 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 )
+
+// ioStreams are the command's injected standard streams.
+type ioStreams = cli.IOStreams
 
 func main() {
 	// A promotion allocates a few MB and exits within tens of milliseconds:
@@ -21,35 +26,33 @@ func main() {
 	debug.SetMemoryLimit(1 << 30)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ios := &ioStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Color: isTerminal(os.Stdout)}
+	ios := cli.System()
 	os.Exit(exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv)))
 }
 
+// runArgs parses args with the command tree and runs the verb.
 func runArgs(ctx context.Context, args []string, ios *ioStreams, getenv func(string) string) error {
-	o, err := parseArgs(args)
-	if err != nil {
-		return err
+	root := newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
+	if args == nil {
+		args = []string{} // nil would make cobra read os.Args
 	}
-	return run(ctx, o, ios, getenv)
+	root.SetArgs(args)
+	_, err := root.ExecuteContextC(ctx)
+	return err
 }
 
 // exitCode prints err as one line with a hint and returns the exit code:
-// 0 on success (including "already up to date"), 1 on any error.
+// 0 on success (including "already up to date"), 2 for plan
+// --detailed-exitcode with changes, 1 on any error.
 func exitCode(ios *ioStreams, err error) int {
-	if err == nil {
+	switch {
+	case err == nil:
 		return 0
-	}
-	if errors.Is(err, errFindings) {
-		return 1
+	case errors.Is(err, errChanges):
+		return 2
+	case errors.Is(err, errFindings):
+		return 1 // the findings are the output
 	}
 	fmt.Fprintf(ios.ErrOut, "promote: %s\n", message(err))
-	if errors.Is(err, errUsage) {
-		fmt.Fprint(ios.ErrOut, usageText)
-	}
 	return 1
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
 }

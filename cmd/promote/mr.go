@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
@@ -13,13 +14,9 @@ import (
 // managers export the same three on a laptop.
 func gitlabEnv(getenv func(string) string) (gitlab.Options, string, error) {
 	opt := gitlab.Options{BaseURL: getenv("CI_API_V4_URL"), Token: getenv("GITLAB_TOKEN")}
-	project := getenv("CI_PROJECT_ID")
-	for _, name := range []string{"CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN"} {
-		if getenv(name) == "" {
-			return opt, "", fmt.Errorf("--merge-request needs %s in the environment", name)
-		}
-	}
-	return opt, project, nil
+	err := cli.RequireEnv("--merge-request", "the Developer role (or above) to push branches and open merge requests",
+		getenv, "CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN")
+	return opt, getenv("CI_PROJECT_ID"), err
 }
 
 func runMergeRequest(ctx context.Context, a *promote.Apply, o *options, ios *ioStreams, getenv func(string) string,

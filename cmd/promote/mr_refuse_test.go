@@ -13,17 +13,22 @@ func TestMergeRequestRefusals(t *testing.T) {
 	cases := []struct {
 		name    string
 		args    []string
-		unset   string // environment variable to leave out
-		token   string // GITLAB_TOKEN to use instead of the accepted one
-		project string // CI_PROJECT_ID to use instead of the fake's project
+		unset   []string // environment variables to leave out
+		token   string   // GITLAB_TOKEN to use instead of the accepted one
+		project string   // CI_PROJECT_ID to use instead of the fake's project
 		wants   []string
-		usage   bool // usage text follows the error line
+		usage   bool // a usage error: it points at --help
 		asks    bool // GitLab is asked before the failure
 	}{
 		{name: "push and merge request", args: []string{"--push"}, wants: []string{"--push", "--merge-request"}, usage: true},
-		{name: "no api url", unset: "CI_API_V4_URL", wants: []string{"CI_API_V4_URL"}},
-		{name: "no project", unset: "CI_PROJECT_ID", wants: []string{"CI_PROJECT_ID"}},
-		{name: "no token", unset: "GITLAB_TOKEN", wants: []string{"GITLAB_TOKEN"}},
+		{name: "no api url", unset: []string{"CI_API_V4_URL"}, wants: []string{"CI_API_V4_URL", "GitLab CI sets CI_API_V4_URL"}},
+		{name: "no project", unset: []string{"CI_PROJECT_ID"}, wants: []string{"CI_PROJECT_ID", "group/project"}},
+		{name: "no token", unset: []string{"GITLAB_TOKEN"}, wants: []string{"GitLab does not set GITLAB_TOKEN",
+			"project or group access token with the api scope", "Developer role", "masked CI/CD variable"}},
+		// every missing variable is named at once, not one per run
+		{name: "nothing set", unset: []string{"CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN"},
+			wants: []string{"--merge-request needs CI_API_V4_URL, CI_PROJECT_ID and GITLAB_TOKEN in the environment",
+				"GitLab CI sets CI_PROJECT_ID", "GitLab does not set GITLAB_TOKEN"}},
 		{name: "rejected token", token: "glpat-REVOKEDtoken0000", asks: true,
 			wants: []string{mrProject, "401", "api scope"}},
 		{name: "unknown project", project: "group/no-such-project", asks: true,
@@ -32,7 +37,9 @@ func TestMergeRequestRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMRFleet(t)
-			delete(m.env, tc.unset)
+			for _, name := range tc.unset {
+				delete(m.env, name)
+			}
 			if tc.token != "" {
 				m.env["GITLAB_TOKEN"] = tc.token
 			}
@@ -45,15 +52,12 @@ func TestMergeRequestRefusals(t *testing.T) {
 			if r.code != 1 {
 				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
 			}
-			// The error is the last line, or the first when usage follows;
-			// progress log lines (e.g. "pushed") may come before it.
+			// The error is the last line; progress log lines (e.g.
+			// "pushed") may come before it.
 			lines := strings.Split(strings.TrimSuffix(r.errOut, "\n"), "\n")
 			line := lines[len(lines)-1]
-			if tc.usage {
-				line = lines[0]
-				if !strings.HasPrefix(lines[1], "usage:") {
-					t.Errorf("no usage after the error line:\n%s", r.errOut)
-				}
+			if tc.usage && !strings.HasSuffix(line, "; see 'promote apply --help'") {
+				t.Errorf("usage error does not point at --help: %s", line)
 			}
 			for _, w := range tc.wants {
 				if !strings.Contains(line, w) {

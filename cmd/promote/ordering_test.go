@@ -71,6 +71,10 @@ func TestOrderingDefectsBlockPromotion(t *testing.T) {
 			if after := f.snapshot(t); after != before {
 				t.Errorf("refused apply wrote something: %+v -> %+v", before, after)
 			}
+			p := f.run(t, nil, "plan", "--from", "preprod", "--to", "prod")
+			if p.code != 1 || p.errOut != r.errOut || p.out != "" {
+				t.Errorf("plan does not predict apply's refusal: exit %d, stdout %q, stderr %q; apply said %q", p.code, p.out, p.errOut, r.errOut)
+			}
 		})
 	}
 }
@@ -118,5 +122,28 @@ func TestWavesGolden(t *testing.T) {
 	}
 	if bad := f.run(t, nil, "waves", "--output", "text"); bad.code != 1 {
 		t.Errorf("waves --output text accepted")
+	}
+	table := f.run(t, nil, "waves", "-o", "table")
+	if table.code != 0 {
+		t.Fatalf("waves -o table: exit %d: %s", table.code, table.errOut)
+	}
+	golden(t, "waves.txt", normalize(f, table.out))
+}
+
+// Without -o, waves prints a table to a terminal and markdown to a pipe
+// or file, where it usually ends up in a merge request or a wiki.
+func TestWavesDefaultFollowsTheTerminal(t *testing.T) {
+	f := newFleet(t)
+	var out, errOut strings.Builder
+	ios := &ioStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, OutTTY: true}
+	if code := exitCode(ios, runArgs(t.Context(), []string{"waves", "--env", "prod", "--repo", f.Dir}, ios, func(string) string { return "" })); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	tty := out.String()
+	if pipe := f.run(t, nil, "waves", "--env", "prod").out; !strings.HasPrefix(pipe, "## prod\n\n| Wave |") {
+		t.Errorf("waves to a pipe is not markdown:\n%s", pipe)
+	}
+	if want := f.run(t, nil, "waves", "--env", "prod", "-o", "table").out; tty != want || !strings.Contains(tty, "  WAVE  KIND") {
+		t.Errorf("waves on a terminal is not the table:\n%s", tty)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
@@ -80,9 +81,9 @@ func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
 	switch {
 	case o.verb == "plan":
 		fmt.Fprintln(w)
-		writeDiff(w, p.Diff(), ios.Color)
+		writeDiff(w, p.Diff(), o.color)
 	case res.Commit != "" && !o.mergeRequest:
-		fmt.Fprintf(w, "committed %s: %d files\n", short(res.Commit), len(p.New))
+		fmt.Fprintf(w, "committed %s: %s\n", short(res.Commit), cli.Plural(len(p.New), "file", "files"))
 		if res.Pushed {
 			fmt.Fprintf(w, "pushed to %s/%s (attempts: %d)\n", res.Remote, res.Branch, res.Attempts)
 		}

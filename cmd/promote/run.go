@@ -4,34 +4,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
-// ioStreams are the command's injected standard streams.
-type ioStreams struct {
-	In          io.Reader
-	Out, ErrOut io.Writer
-	Color       bool // stdout is a terminal
-}
-
-// errFindings makes check exit 1 after printing its findings.
-var errFindings = errors.New("check found problems")
+var (
+	// errFindings makes check exit 1 after printing its findings.
+	errFindings = errors.New("check found problems")
+	// errChanges makes plan --detailed-exitcode exit 2.
+	errChanges = errors.New("the plan has changes")
+)
 
 // run executes one parsed command. getenv is the only way it reads the
 // environment, so tests control tokens and identities.
 func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
-	if o.verb == "help" || o.verb == "-h" || o.verb == "--help" {
-		fmt.Fprint(ios.Out, usageText)
-		return nil
-	}
+	o.color = cli.UseColor(o.Color, ios.OutTTY, getenv)
 	repo, err := git.Open(orDot(o.repo))
 	if err != nil {
 		return err
@@ -52,11 +48,11 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	case "plan", "apply", "pin":
 		return runCommit(ctx, cfg, repo, o, ios, getenv)
 	}
-	return fmt.Errorf("unknown command %q: %w", o.verb, errUsage)
+	return fmt.Errorf("unknown command %q", o.verb)
 }
 
 func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
-	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, Log: logger(ios.ErrOut)}
+	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, Log: logger(ios.ErrOut, o)}
 	if o.verb != "plan" && !o.skipChartCheck {
 		client := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
 			UserAgent: "gitops-promote"}
@@ -89,17 +85,46 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	var res *promote.Result
 	var err error
 	if o.verb == "plan" {
-		a.WarnDirty()
-		res, err = a.PlanOnly(ctx, build)
+		if res, err = a.PlanOnly(ctx, build); err == nil {
+			if err = refuseDirty(a, res.Plan.Files()); err != nil {
+				res = nil // refused, as apply would be: no plan to show
+			}
+		}
 	} else {
 		res, err = a.Run(ctx, build)
 	}
-	if res != nil {
+	if res != nil { // also when a push failed after the commit: say what was committed
 		if werr := writeResult(ios, o, res); werr != nil && err == nil {
 			err = werr
 		}
 	}
+	if err == nil && o.detailedExitCode && !res.UpToDate {
+		return errChanges
+	}
 	return err
+}
+
+// refuseDirty makes plan refuse what apply refuses: files the plan edits
+// that have uncommitted changes. Like apply it warns about a dirty source
+// versions file, whose uncommitted values are not what gets promoted; one
+// read of the index serves both.
+func refuseDirty(a *promote.Apply, touched []string) error {
+	dirty, err := a.Repo.DirtyPaths(append(slices.Clone(touched), a.WarnIfDirty...))
+	if err != nil {
+		return err
+	}
+	var refused []string
+	for _, d := range dirty {
+		if slices.Contains(touched, d) {
+			refused = append(refused, d)
+		} else {
+			a.Log.Warn("uncommitted changes are not promoted; promoting the committed values", "file", d)
+		}
+	}
+	if len(refused) > 0 {
+		return fmt.Errorf("%s: %w", strings.Join(refused, ", "), promote.ErrDirty)
+	}
+	return nil
 }
 
 func runCheck(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) error {
@@ -112,7 +137,7 @@ func runCheck(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) er
 		return err
 	}
 	if len(findings) > 0 {
-		return fmt.Errorf("%d finding(s): %w", len(findings), errFindings)
+		return fmt.Errorf("%s: %w", cli.Plural(len(findings), "finding", "findings"), errFindings)
 	}
 	return nil
 }

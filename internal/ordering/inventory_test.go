@@ -56,8 +56,13 @@ func TestInventoryGolden(t *testing.T) {
 	if err := Markdown(&md, inv); err != nil {
 		t.Fatal(err)
 	}
+	var table bytes.Buffer
+	if err := Table(&table, inv); err != nil {
+		t.Fatal(err)
+	}
 	golden(t, "inventory.json", append(js, '\n'))
 	golden(t, "inventory.md", md.Bytes())
+	golden(t, "inventory.txt", table.Bytes())
 }
 
 func golden(t *testing.T, name string, got []byte) {

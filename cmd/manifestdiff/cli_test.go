@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
+)
+
+// One release build (manifestdiff links Helm: a long link) serves both
+// checks of the real binary.
+func TestReleaseBinary(t *testing.T) {
+	bin := clitest.BuildRelease(t, "../..", "./cmd/manifestdiff")
+	t.Run("version", func(t *testing.T) {
+		clitest.CheckVersion(t, bin, "manifestdiff", true)
+	})
+	t.Run("bash completion", func(t *testing.T) {
+		f := newFleet(t)
+		got := clitest.BashComplete(t, bin, f.Dir,
+			"manifestdiff --ba",
+			"manifestdiff -o ",
+			"manifestdiff --output ",
+			"manifestdiff --color n",
+			"manifestdiff ver",
+			"manifestdiff --fo",
+		)
+		want := [][]string{
+			{"--base"},
+			{"diff", "markdown", "json"},
+			{"diff", "markdown", "json"},
+			{"never"},
+			{"version"},
+			{}, // --format is deprecated and hidden
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("completions (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestCompletionScripts(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		_, err, out, errOut := parse("completion", shell)
+		if err != nil || errOut != "" || !strings.Contains(out, "manifestdiff") || len(out) < 1000 {
+			t.Errorf("completion %s: %v, %d bytes, stderr %q", shell, err, len(out), errOut)
+		}
+	}
+}

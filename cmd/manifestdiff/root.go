@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+)
+
+// extraCommands are verbs of special builds (man.go, -tags mangen).
+var extraCommands []func() *cobra.Command
+
+// runFunc runs the parsed and validated diff; tests swap it to see what a
+// command line parses to.
+type runFunc func(ctx context.Context, o *options) error
+
+// newRootCmd builds the command tree: the diff itself on the root, with
+// every flag defined here, plus version, completion and help.
+func newRootCmd(ios *cli.IOStreams, run runFunc) *cobra.Command {
+	o := &options{}
+	var version bool
+	cmd := &cobra.Command{
+		Use:   "manifestdiff",
+		Short: "Diff the rendered manifests of every Argo CD app between two git revisions",
+		Long: `manifestdiff renders every Argo CD Application and ApplicationSet of a GitOps
+repository at two git revisions, offline and as Argo CD would (Helm SDK,
+destination namespace, $values refs, ApplicationSet git generators,
+directory and kustomize sources), and diffs the results per Kubernetes
+resource. Secret values never appear.
+
+--base defaults to $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the merge-base of
+--head and origin/main; --head defaults to HEAD. Both are read from git
+objects: the work tree does not matter.
+
+Chart repository credentials come from HELM_REPO_USERNAME and
+HELM_REPO_PASSWORD. --post edits (or creates) the merge request's one note,
+found again by a hidden marker, with CI_API_V4_URL, CI_PROJECT_ID and
+CI_MERGE_REQUEST_IID (set by GitLab CI in merge request pipelines) and
+GITLAB_TOKEN (a project or group access token with the api scope).
+
+Exit codes: 0 success, 2 with --detailed-exitcode when anything changed,
+1 on any error, including an app that failed to render (every other app
+is still reported).`,
+		Example: `  manifestdiff --base origin/main --head HEAD
+  manifestdiff -o markdown --output-file manifest-diff.md --post
+  manifestdiff --env prod -o json --detailed-exitcode`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if version {
+				return cli.WriteVersion(ios.Out, "manifestdiff", "text")
+			}
+			if err := o.validate(cmd); err != nil {
+				return err
+			}
+			warnings := cli.Warnings(cmd)
+			if o.legacyOutputFile != "" {
+				warnings = append(warnings, "--output FILE is deprecated: use --output-file FILE (--output now takes the format, as in kubectl and helm)")
+			}
+			for _, w := range warnings {
+				fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", w)
+			}
+			return run(cmd.Context(), o)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&o.base, "base", "", "base revision `REV` (default: $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the merge-base of --head and origin/main)")
+	fs.StringVar(&o.head, "head", "", "head revision `REV` (default: HEAD)")
+	fs.StringSliceVar(&o.envs, "env", nil, "environment `ENV` to diff, repeatable (default: all)")
+	o.output = formats[0]
+	fs.VarP(outputValue{o}, "output", "o", "report format: diff (unified, coloured on a terminal), markdown (the merge request note) or json")
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	fs.StringVar(&o.outputFile, "output-file", "", "write the report to `FILE` (a CI artifact) instead of stdout, and a one-line summary to stderr")
+	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when any app is added, removed or changed (0 when none, 1 on errors)")
+	fs.BoolVar(&o.post, "post", false, "edit the merge request's note to hold the markdown report (GitLab CI merge request pipelines)")
+	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts (<chart>-<version>.tgz) from `DIR` only, fully offline")
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "chart download cache `DIR` (default: gitops-promote/charts under the user cache dir)")
+	fs.StringVar(&o.repo, "repo", "", "repository work tree `DIR` (default: the enclosing git work tree)")
+	_ = cmd.MarkFlagDirname("repo")
+	_ = cmd.MarkFlagDirname("charts-dir")
+	_ = cmd.MarkFlagDirname("cache-dir")
+	// the old spelling of -o, before --output meant the format in both tools
+	fs.Var(outputValue{o}, "format", "report format (deprecated: use -o/--output)")
+	cli.Deprecate(cmd, "format", "use -o/--output")
+	cli.VersionFlag(cmd, &version)
+	cli.GlobalFlags(cmd, &o.Globals)
+	cmd.AddCommand(cli.VersionCmd(ios))
+	for _, extra := range extraCommands {
+		cmd.AddCommand(extra())
+	}
+	cli.Configure(cmd, ios)
+	return cmd
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+)
+
+// One constructor per verb: its usage, help and every flag it takes.
+// Flags shared by several verbs are defined once, in the helpers below.
+
+func (f *factory) planCmd() *cobra.Command {
+	o := &options{verb: "plan"}
+	cmd := &cobra.Command{
+		Use:   "plan --from SRC --to DST",
+		Short: "Show what apply would commit, writing nothing",
+		Long: `Print the changes a promotion from SRC to DST would make (component, key,
+from -> to, files) and the exact unified diff apply would commit.
+
+plan predicts apply: it refuses what apply refuses (a promotion path out
+of order, a chartVersion downgrade, a floating version, a key missing in
+the target, uncommitted changes in a file the promotion edits, ordering
+findings in DST) and takes the same overrides. It writes nothing and makes
+no network calls, so it does not look chart versions up in their
+repositories; apply does.`,
+		Example: `  promote plan --from qa --to preprod
+  promote plan --from preprod --to prod --only dlt-node.backend -o json
+  promote plan --from qa --to preprod --detailed-exitcode   # exit 2 when there is something to promote`,
+	}
+	promotionFlags(cmd, o)
+	cmd.Flags().BoolVar(&o.detailedExitCode, "detailed-exitcode", false,
+		"exit 0 when there is nothing to promote, 2 when there are changes, 1 on errors (as terraform plan)")
+	repoFlag(cmd, o)
+	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
+	return f.verb(o, cmd)
+}
+
+func (f *factory) applyCmd() *cobra.Command {
+	o := &options{verb: "apply"}
+	cmd := &cobra.Command{
+		Use:   "apply --from SRC --to DST",
+		Short: "Promote versions from one environment to the next, as one commit",
+		Long: `Copy every promoted value of SRC's versions file to DST's, and repin the
+targetRevision of every Helm source of each component's chart in DST's
+manifests, as one commit on HEAD:
+"chore(DST): promote versions from SRC [skip ci]". New chart versions are
+looked up in their chart repositories first.
+
+With --push the commit is pushed to --remote/--branch; a rejected push is
+never forced: the same edits are re-applied on the new tip as a
+compare-and-swap and pushed again, up to 10 times. If a push fails,
+re-running the same command pushes the commit it left on HEAD.
+
+With --merge-request (for a protected branch) the change is built on the
+remote --branch's tip, pushed to promote/SRC-to-DST, and its GitLab merge
+request is opened or updated; nothing local moves. It needs CI_API_V4_URL
+and CI_PROJECT_ID (set by GitLab CI) and GITLAB_TOKEN (a project or group
+access token with the api scope, stored as a masked CI/CD variable).`,
+		Example: `  promote apply --from qa --to preprod --push
+  promote apply --from preprod --to prod --merge-request
+  promote apply --from qa --to preprod --only dlt-node.backend,shared-services --push`,
+	}
+	promotionFlags(cmd, o)
+	commitFlags(cmd, o)
+	repoFlag(cmd, o)
+	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
+	return f.verb(o, cmd)
+}
+
+func (f *factory) pinCmd() *cobra.Command {
+	o := &options{verb: "pin"}
+	cmd := &cobra.Command{
+		Use:   "pin --env ENV KEY=VALUE...",
+		Short: "Set fields of one environment, as one commit",
+		Long: `Set fields of one environment's versions file, as one commit. A KEY is a
+component's key path plus one existing field, e.g.
+dlt-node.backend.imageTag=v2.2.1. A chartVersion also repins the
+targetRevision of every Helm source of that chart in ENV's manifests.
+Flags and KEY=VALUE arguments may be interleaved. --push and
+--merge-request work as for apply.`,
+		Example: `  promote pin --env qa dlt-node.backend.imageTag=v2.2.1 dlt-node.backend.chartVersion=3.2.1 --push`,
+		Args:    cobra.ArbitraryArgs, // KEY=VALUE...; validate requires one
+	}
+	cmd.Flags().StringVar(&o.env, "env", "", "environment `ENV` to pin (required)")
+	completeEnvs(cmd, o, "env")
+	cmd.Flags().BoolVar(&o.allowDowngrade, "allow-downgrade", false, "allow a chartVersion to go down")
+	commitFlags(cmd, o)
+	repoFlag(cmd, o)
+	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
+	return f.verb(o, cmd)
+}
+
+func (f *factory) checkCmd() *cobra.Command {
+	o := &options{verb: "check"}
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "List every finding in the repository; exit 1 if there is any",
+		Long: `List every finding and exit 1 if there is any: a targetRevision that
+differs from its environment's chartVersion, an unpinned version, a
+component without a Helm source (or a Helm source without a component),
+a templated revision, a file that does not parse; and the ordering rules:
+a sync-wave that is not an integer, a gitops-promote/depends-on edge to an
+app that is missing or not in an earlier wave, a dependency cycle, an
+empty or missing RollingSync step, auto-sync in a manualSync environment,
+an app missing from one environment or in another wave there.`,
+		Example: `  promote check
+  promote check --env prod -o json`,
+	}
+	envsFlag(cmd, o, "environment `ENV` to check, repeatable (default: all)")
+	repoFlag(cmd, o)
+	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
+	return f.verb(o, cmd)
+}
+
+func (f *factory) wavesCmd() *cobra.Command {
+	o := &options{verb: "waves"}
+	cmd := &cobra.Command{
+		Use:   "waves",
+		Short: "Show the order Argo CD syncs each environment in",
+		Long: `Print, per environment, every Application and ApplicationSet by sync-wave
+(0 when absent, and marked), with the apps each RollingSync step selects.
+A table on a terminal, markdown otherwise (for a merge request or a wiki),
+or JSON.`,
+		Example: `  promote waves --env prod
+  promote waves -o markdown > waves.md`,
+	}
+	envsFlag(cmd, o, "environment `ENV` to show, repeatable (default: all)")
+	repoFlag(cmd, o)
+	cli.OutputFlag(cmd, &o.output, "", "table", "markdown", "json")
+	return f.verb(o, cmd)
+}
+
+func (f *factory) initCmd() *cobra.Command {
+	o := &options{verb: "init"}
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Draft .promote.yaml from the repository layout",
+		Long: `Draft .promote.yaml from the repository layout for you to review:
+environments from versions/*.yaml, manifests argocd/{env}/*.yaml, each
+chart matched to the versions entry it pins, repoURL from the ref: sources
+or the origin remote. It refuses to overwrite an existing file and
+validates the draft before writing it.`,
+	}
+	repoFlag(cmd, o)
+	return f.verb(o, cmd)
+}
+
+// promotionFlags are plan's and apply's: what to promote, and the policy
+// overrides, so that plan can preview exactly what apply will do.
+func promotionFlags(cmd *cobra.Command, o *options) {
+	fs := cmd.Flags()
+	fs.StringVar(&o.from, "from", "", "promote from environment `SRC` (required)")
+	fs.StringVar(&o.to, "to", "", "promote to environment `DST` (required)")
+	fs.StringSliceVar(&o.only, "only", nil, "promote only these components, `C1,C2` or repeated (default: all)")
+	fs.BoolVar(&o.forcePath, "force-path", false, "allow a source environment other than the one just before the target")
+	fs.BoolVar(&o.ignoreOrdering, "ignore-ordering", false, "promote despite ordering findings in the target (the commit records it)")
+	fs.BoolVar(&o.allowDowngrade, "allow-downgrade", false, "allow a chartVersion to go down")
+	completeEnvs(cmd, o, "from", "to")
+	completeComponents(cmd, o, "only")
+}
+
+// commitFlags are apply's and pin's: where the commit goes.
+func commitFlags(cmd *cobra.Command, o *options) {
+	fs := cmd.Flags()
+	fs.BoolVar(&o.push, "push", false, "push the commit to --remote/--branch")
+	fs.BoolVar(&o.mergeRequest, "merge-request", false,
+		"push to a promotion branch and open or update its GitLab merge request into --branch (instead of --push)")
+	fs.StringVar(&o.remote, "remote", "origin", "`REMOTE` to push to")
+	fs.StringVar(&o.branch, "branch", "main", "remote `BRANCH` to push to, or to open the merge request into")
+	fs.BoolVar(&o.skipChartCheck, "skip-chart-check", false, "do not look new chart versions up in their repositories")
+}
+
+func repoFlag(cmd *cobra.Command, o *options) {
+	cmd.Flags().StringVar(&o.repo, "repo", "", "repository work tree `DIR` (default: the enclosing git work tree)")
+	_ = cmd.MarkFlagDirname("repo")
+}
+
+func envsFlag(cmd *cobra.Command, o *options, usage string) {
+	cmd.Flags().StringSliceVar(&o.envs, "env", nil, usage)
+	completeEnvs(cmd, o, "env")
+}
