@@ -38,6 +38,13 @@ type outputValue struct{ o *options }
 func (v outputValue) String() string { return v.o.output }
 func (v outputValue) Type() string   { return strings.Join(formats, "|") }
 
+func (v outputValue) Deprecation() string {
+	if v.o.legacyOutputFile == "" {
+		return ""
+	}
+	return "--output FILE is deprecated: use --output-file FILE (--output now takes the format, as in kubectl and helm)"
+}
+
 func (v outputValue) Set(s string) error {
 	switch {
 	case slices.Contains(formats, s):

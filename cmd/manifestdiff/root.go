@@ -53,11 +53,7 @@ is still reported).`,
 			if err := o.validate(cmd); err != nil {
 				return err
 			}
-			warnings := cli.Warnings(cmd)
-			if o.legacyOutputFile != "" {
-				warnings = append(warnings, "--output FILE is deprecated: use --output-file FILE (--output now takes the format, as in kubectl and helm)")
-			}
-			for _, w := range warnings {
+			for _, w := range cli.Warnings(cmd) {
 				fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", w)
 			}
 			return run(cmd.Context(), o)
@@ -80,7 +76,7 @@ is still reported).`,
 	_ = cmd.MarkFlagDirname("charts-dir")
 	_ = cmd.MarkFlagDirname("cache-dir")
 	// the old spelling of -o, before --output meant the format in both tools
-	fs.Var(outputValue{o}, "format", "report format (deprecated: use -o/--output)")
+	fs.Var(&cli.Enum{Value: &o.output, Allowed: formats}, "format", "report format (deprecated: use -o/--output)")
 	cli.Deprecate(cmd, "format", "use -o/--output")
 	cli.VersionFlag(cmd, &version)
 	cli.GlobalFlags(cmd, &o.Globals)

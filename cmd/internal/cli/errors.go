@@ -37,39 +37,52 @@ func Line(err error) string {
 	return msg
 }
 
-// suggest returns the candidates close to typed: a prefix of it, or within
-// two edits (cobra's rule for commands, used for flags too).
+// suggest returns the candidates close to typed: typed is a prefix of
+// them, or they are within two edits (one for names of up to four
+// letters, where two edits reach unrelated words). Single letters get no
+// suggestion.
 func suggest(typed string, candidates []string) []string {
+	if len(typed) < 2 {
+		return nil
+	}
+	maxDist := 2
+	if len(typed) <= 4 {
+		maxDist = 1
+	}
 	var out []string
 	for _, c := range candidates {
-		if c == typed {
-			continue
-		}
-		if levenshtein(strings.ToLower(typed), strings.ToLower(c)) <= 2 || len(typed) > 1 && strings.HasPrefix(c, typed) {
+		if c != typed && (strings.HasPrefix(c, typed) || distance(strings.ToLower(typed), strings.ToLower(c)) <= maxDist) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// distance is the optimal string alignment distance: insertions,
+// deletions, substitutions and transpositions of neighbours ("form" is
+// one edit from "from").
+func distance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev = cur
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 // didYouMean renders suggestions as " (did you mean --a or --b?)".

@@ -84,12 +84,22 @@ func Deprecate(cmd *cobra.Command, name, instead string) {
 
 const deprecatedKey = "gitops-promote/deprecated"
 
-// Warnings returns a notice for each deprecated flag given on cmd's line.
+// Deprecation is a flag value that knows when the value it was given is
+// an old spelling (manifestdiff's --output FILE).
+type Deprecation interface {
+	Deprecation() string // "" when the value given is current
+}
+
+// Warnings returns a notice for each deprecated flag or value given on
+// cmd's line.
 func Warnings(cmd *cobra.Command) []string {
 	var out []string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		if v := f.Annotations[deprecatedKey]; len(v) > 0 {
 			out = append(out, fmt.Sprintf("--%s is deprecated: %s", f.Name, v[0]))
+		}
+		if d, ok := f.Value.(Deprecation); ok && d.Deprecation() != "" {
+			out = append(out, d.Deprecation())
 		}
 	})
 	return out
