@@ -155,7 +155,7 @@ spec:
 	bad := f.commit(t, "a clusters generator")
 	// The ApplicationSet fails only its own apps: they are errors naming
 	// it and the generator; the report is written, the exit code is 1.
-	r = f.run(t, nil, "--base", head, "--head", bad, "--format", "json")
+	r = f.run(t, nil, "--base", head, "--head", bad, "-o", "json")
 	if r.code != 1 || strings.Count(r.errOut, "\n") != 1 {
 		t.Fatalf("exit %d, stderr %q: want exit 1 and one line", r.code, r.errOut)
 	}

@@ -52,7 +52,8 @@ func (v outputValue) Set(s string) error {
 	case strings.ContainsAny(s, "./"):
 		v.o.legacyOutputFile = s
 	default:
-		return fmt.Errorf("must be %s (to write the report to a file, use --output-file FILE)", strings.Join(formats, ", "))
+		return fmt.Errorf("must be %s or %s (to write the report to a file, use --output-file FILE)",
+			strings.Join(formats[:len(formats)-1], ", "), formats[len(formats)-1])
 	}
 	return nil
 }

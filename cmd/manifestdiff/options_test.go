@@ -73,7 +73,7 @@ func TestParse(t *testing.T) {
 // Usage errors: one line, the likely intent, a pointer to --help.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct{ args, want string }{
-		{"-o yaml", `invalid -o/--output "yaml": must be diff, markdown, json (to write the report to a file, use --output-file FILE); see 'manifestdiff --help'`},
+		{"-o yaml", `invalid -o/--output "yaml": must be diff, markdown or json (to write the report to a file, use --output-file FILE); see 'manifestdiff --help'`},
 		{"--output report", `use --output-file FILE`},
 		{"--output x.md --output-file y.md", "--output x.md names a file, and --output-file is given too"},
 		{"--colour", "unknown flag --colour (did you mean --color?); see 'manifestdiff --help'"},

@@ -25,7 +25,7 @@ func TestPostErrors(t *testing.T) {
 		// every missing variable at once, not one per failed pipeline
 		{name: "outside GitLab CI", env: map[string]string{"CI_API_V4_URL": "", "CI_PROJECT_ID": "", "CI_MERGE_REQUEST_IID": "", "GITLAB_TOKEN": ""},
 			wants: []string{"--post needs CI_API_V4_URL, CI_PROJECT_ID, CI_MERGE_REQUEST_IID and GITLAB_TOKEN in the environment",
-				"GitLab CI sets CI_API_V4_URL", "GitLab does not set GITLAB_TOKEN"}},
+				"GitLab CI sets CI_API_V4_URL and CI_PROJECT_ID in every job", "only in merge request pipelines", "GitLab does not set GITLAB_TOKEN"}},
 		{name: "rejected token", env: map[string]string{"GITLAB_TOKEN": "glpat-REVOKEDtoken0000"}, rendered: true,
 			wants: []string{postProject, "!7", "401", "api scope"}},
 	}

@@ -22,13 +22,13 @@ func TestMergeRequestRefusals(t *testing.T) {
 	}{
 		{name: "push and merge request", args: []string{"--push"}, wants: []string{"--push", "--merge-request"}, usage: true},
 		{name: "no api url", unset: []string{"CI_API_V4_URL"}, wants: []string{"CI_API_V4_URL", "GitLab CI sets CI_API_V4_URL"}},
-		{name: "no project", unset: []string{"CI_PROJECT_ID"}, wants: []string{"CI_PROJECT_ID", "group/project"}},
+		{name: "no project", unset: []string{"CI_PROJECT_ID"}, wants: []string{"CI_PROJECT_ID", "<project ID or group/project>"}},
 		{name: "no token", unset: []string{"GITLAB_TOKEN"}, wants: []string{"GitLab does not set GITLAB_TOKEN",
 			"project or group access token with the api scope", "Developer role", "masked CI/CD variable"}},
 		// every missing variable is named at once, not one per run
 		{name: "nothing set", unset: []string{"CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN"},
 			wants: []string{"--merge-request needs CI_API_V4_URL, CI_PROJECT_ID and GITLAB_TOKEN in the environment",
-				"GitLab CI sets CI_PROJECT_ID", "GitLab does not set GITLAB_TOKEN"}},
+				"GitLab CI sets CI_API_V4_URL and CI_PROJECT_ID in every job", "GitLab does not set GITLAB_TOKEN"}},
 		{name: "rejected token", token: "glpat-REVOKEDtoken0000", asks: true,
 			wants: []string{mrProject, "401", "api scope"}},
 		{name: "unknown project", project: "group/no-such-project", asks: true,

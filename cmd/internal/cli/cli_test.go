@@ -45,9 +45,10 @@ func TestRequireEnv(t *testing.T) {
 	env := map[string]string{"CI_PROJECT_ID": "1"}
 	err := RequireEnv("--post", "the Reporter role", func(k string) string { return env[k] },
 		"CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN")
-	want := "--post needs CI_API_V4_URL and GITLAB_TOKEN in the environment: GitLab CI sets CI_API_V4_URL in every job"
+	want := "--post needs CI_API_V4_URL and GITLAB_TOKEN in the environment: GitLab CI sets CI_API_V4_URL in every job" +
+		" (elsewhere, export CI_API_V4_URL=https://<your GitLab host>/api/v4); GitLab does not set GITLAB_TOKEN"
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "GitLab does not set GITLAB_TOKEN") ||
-		strings.Contains(err.Error(), "sets CI_PROJECT_ID") {
+		strings.Contains(err.Error(), "CI_PROJECT_ID") {
 		t.Errorf("RequireEnv = %v", err)
 	}
 	env["CI_API_V4_URL"], env["GITLAB_TOKEN"] = "x", "y"

@@ -2,36 +2,48 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// where each GitLab variable comes from, told to whoever lacks it. GitLab
-// CI sets the CI_* ones; nobody sets GITLAB_TOKEN but the project's
-// maintainers.
-var envHints = map[string]string{
-	"CI_API_V4_URL":        "GitLab CI sets CI_API_V4_URL in every job; on a laptop export https://<your GitLab host>/api/v4",
-	"CI_PROJECT_ID":        "GitLab CI sets CI_PROJECT_ID in every job; on a laptop export the project's ID or path (group/project)",
-	"CI_MERGE_REQUEST_IID": `GitLab CI sets CI_MERGE_REQUEST_IID only in merge request pipelines (rules: - if: $CI_PIPELINE_SOURCE == "merge_request_event")`,
+// laptop tells how to set a variable GitLab CI sets in every job.
+var laptop = map[string]string{
+	"CI_API_V4_URL": "CI_API_V4_URL=https://<your GitLab host>/api/v4",
+	"CI_PROJECT_ID": "CI_PROJECT_ID=<project ID or group/project>",
 }
 
-// RequireEnv names every missing variable of names at once, each with a
-// true hint; role is what GITLAB_TOKEN's owner must be allowed to do.
+// RequireEnv names every missing variable of names at once, with hints
+// that are true of GitLab: it sets CI_API_V4_URL and CI_PROJECT_ID in
+// every job and CI_MERGE_REQUEST_IID only in merge request pipelines; it
+// never sets GITLAB_TOKEN. role is what the token's owner must be allowed
+// to do.
 func RequireEnv(what, role string, getenv func(string) string, names ...string) error {
-	var missing, hints []string
+	var missing, everyJob, hints []string
 	for _, n := range names {
 		if getenv(n) != "" {
 			continue
 		}
 		missing = append(missing, n)
-		if n == "GITLAB_TOKEN" {
-			hints = append(hints, "GitLab does not set GITLAB_TOKEN: create a project or group access token with the api scope and "+
-				role+", and store it as a masked CI/CD variable named GITLAB_TOKEN (Settings > CI/CD > Variables)")
-		} else if h := envHints[n]; h != "" {
-			hints = append(hints, h)
+		if laptop[n] != "" {
+			everyJob = append(everyJob, n)
 		}
 	}
 	if len(missing) == 0 {
 		return nil
+	}
+	if len(everyJob) > 0 {
+		var exports []string
+		for _, n := range everyJob {
+			exports = append(exports, laptop[n])
+		}
+		hints = append(hints, fmt.Sprintf("GitLab CI sets %s in every job (elsewhere, export %s)", andList(everyJob), andList(exports)))
+	}
+	if slices.Contains(missing, "CI_MERGE_REQUEST_IID") {
+		hints = append(hints, `GitLab CI sets CI_MERGE_REQUEST_IID only in merge request pipelines (rules: - if: $CI_PIPELINE_SOURCE == "merge_request_event")`)
+	}
+	if slices.Contains(missing, "GITLAB_TOKEN") {
+		hints = append(hints, "GitLab does not set GITLAB_TOKEN: create a project or group access token with the api scope and "+
+			role+", and store it as a masked CI/CD variable (Settings > CI/CD > Variables) that the job passes as GITLAB_TOKEN")
 	}
 	return fmt.Errorf("%s needs %s in the environment: %s", what, andList(missing), strings.Join(hints, "; "))
 }
