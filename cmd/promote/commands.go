@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
 // One constructor per verb: its usage, help and every flag it takes.
@@ -46,10 +47,19 @@ manifests, as one commit on HEAD:
 "chore(DST): promote versions from SRC [skip ci]". New chart versions are
 looked up in their chart repositories first.
 
+SRC's values are read at HEAD, or at --source-rev REV (e.g. origin/main
+after a fetch, or $CI_COMMIT_SHA). With --push or --merge-request the
+remote --branch is fetched first; if SRC's values there differ from the
+ones read and --source-rev was not given, nothing is committed or pushed:
+each differing field is listed, pull first or name the revision.
+
 With --push the commit is pushed to --remote/--branch; a rejected push is
 never forced: the same edits are re-applied on the new tip as a
-compare-and-swap and pushed again, up to 10 times. If a push fails,
-re-running the same command pushes the commit it left on HEAD.
+compare-and-swap and pushed again, with jittered backoff, for up to
+--push-timeout. A field someone changed to a third value stops the run,
+moves the branch to the remote tip and says what re-running will do. If
+a push fails, re-running the same command pushes the commit it left on
+HEAD.
 
 With --merge-request (for a protected branch) the change is built on the
 remote --branch's tip, pushed to promote/SRC-to-DST, and its GitLab merge
@@ -155,6 +165,7 @@ func promotionFlags(cmd *cobra.Command, o *options) {
 	fs.BoolVar(&o.forcePath, "force-path", false, "allow a source environment other than the one just before the target")
 	fs.BoolVar(&o.ignoreOrdering, "ignore-ordering", false, "promote despite ordering findings in the target (the commit records it)")
 	fs.BoolVar(&o.allowDowngrade, "allow-downgrade", false, "allow a chartVersion to go down")
+	fs.StringVar(&o.sourceRev, "source-rev", "", "read SRC's values at revision `REV` (default: HEAD); e.g. origin/main after a fetch")
 	completeEnvs(cmd, o, "from", "to")
 	completeComponents(cmd, o, "only")
 }
@@ -168,6 +179,7 @@ func commitFlags(cmd *cobra.Command, o *options) {
 	fs.StringVar(&o.remote, "remote", "origin", "`REMOTE` to push to")
 	fs.StringVar(&o.branch, "branch", "main", "remote `BRANCH` to push to, or to open the merge request into")
 	fs.BoolVar(&o.skipChartCheck, "skip-chart-check", false, "do not look new chart versions up in their repositories")
+	fs.DurationVar(&o.pushTimeout, "push-timeout", promote.DefaultPushTimeout, "how long to rebuild and retry a rejected push, e.g. `10m`")
 }
 
 func repoFlag(cmd *cobra.Command, o *options) {

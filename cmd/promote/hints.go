@@ -2,8 +2,11 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/patch"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
@@ -17,13 +20,19 @@ var hints = []struct {
 	{versions.ErrPromotionPath, "re-run with --force-path to promote out of order"},
 	{versions.ErrUnpinned, "pin an exact version first"},
 	{promote.ErrDirty, "commit or stash them first"},
+	{charts.ErrUnreachable, "check the network and the repository URL, or re-run with --skip-chart-check"},
 	{promote.ErrChartMissing, "publish the chart first, or re-run with --skip-chart-check"},
-	{promote.ErrConflict, "re-run to promote on top of the new values"},
+	{promote.ErrChartCheck, "re-run with --skip-chart-check to skip the look-up"},
 	{promote.ErrOrdering, "fix the ordering, or re-run with --ignore-ordering"},
+	{patch.ErrDuplicateKey, "keep one of them: YAML readers disagree about which one wins"},
 }
 
-// message folds err into one line and appends the matching hint.
+// message folds err into one line and appends the matching hint. A stale
+// source environment keeps its lines: one per differing field.
 func message(err error) string {
+	if errors.Is(err, promote.ErrSourceMoved) {
+		return strings.TrimRight(err.Error(), "\n")
+	}
 	msg := cli.Line(err)
 	for _, h := range hints {
 		if errors.Is(err, h.err) {

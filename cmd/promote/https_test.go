@@ -2,9 +2,12 @@ package main
 
 import (
 	"io/fs"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gitops-promote/gitops-promote/internal/testutil/gitserver"
@@ -71,11 +74,15 @@ func TestHTTPSPushWithToken(t *testing.T) {
 				if remote != before {
 					t.Errorf("remote main moved to %s", remote)
 				}
-				// Progress lines come first; the error is the last line.
+				// apply fetches before it commits (to compare the source
+				// environment): a refused token leaves no commit behind.
+				if head := gitRun(t, f.Dir, "rev-parse", "HEAD"); head != before {
+					t.Errorf("local HEAD moved to %s", head)
+				}
 				lines := strings.Split(strings.TrimSpace(r.errOut), "\n")
 				last := lines[len(lines)-1]
-				if !strings.Contains(last, "authentication required") || !strings.Contains(last, "stays on your local HEAD") {
-					t.Errorf("last stderr line %q should say authentication failed and the commit stays local", last)
+				if !strings.Contains(last, "authentication required") || !strings.Contains(last, "nothing was committed") {
+					t.Errorf("last stderr line %q should say authentication failed and nothing was committed", last)
 				}
 				return
 			}
@@ -103,12 +110,28 @@ func checkNoTokenOnDisk(t *testing.T, gitDir string) {
 	})
 }
 
-// TestHTTPSPushRace: someone pushes over HTTPS between promote's commit
-// and its push; promote fetches over HTTPS, rebuilds on their commit and
-// lands on the second attempt.
+// TestHTTPSPushRace: someone pushes over HTTPS after the clone was made;
+// promote sees it in the fetch it makes before committing, rebuilds on
+// their commit and lands with its first push. Then another pipeline's push
+// lands between promote's fetch and its push: the push is rejected, and
+// the fetch, rebuild and second push all go over HTTPS.
 func TestHTTPSPushRace(t *testing.T) {
-	f, srv := httpsFleet(t, "")
+	f := newFleet(t)
 	other := f.clone(t, "other", "Other Pipeline")
+	racer := f.clone(t, "racer", "Racing Pipeline")
+	var race atomic.Bool
+	var racerCommit atomic.Value
+	// On the first push while race is set, another pipeline's push lands
+	// (straight into the bare repository) after promote has fetched.
+	srv := gitserver.New(t, f.Remote, goodToken, gitserver.WithTLS(), gitserver.WithWrap(func(backend http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack") && race.CompareAndSwap(true, false) {
+				racerCommit.Store(racerPush(t, racer, f.Remote))
+			}
+			backend.ServeHTTP(w, r)
+		})
+	}))
+	gitRun(t, f.Dir, "remote", "set-url", "origin", srv.URL)
 	gitEnvs := processEnv(t, "GIT_SSL_CAINFO="+srv.CAFile)
 	gitEnv(t, other, gitEnvs, "remote", "set-url", "origin", srv.URLWithCredentials(gitserver.User, goodToken))
 	// editAndPush uses the inherited environment, which lacks the CA.
@@ -127,8 +150,8 @@ func TestHTTPSPushRace(t *testing.T) {
 		t.Fatalf("exit %d\nstderr: %s", r.code, r.errOut)
 	}
 	res := decodeResult(t, r)
-	if !res.Pushed || res.Attempts != 2 {
-		t.Errorf("pushed %v in %d attempts, want pushed in 2", res.Pushed, res.Attempts)
+	if !res.Pushed || res.Attempts != 1 {
+		t.Errorf("pushed %v in %d attempts, want pushed in 1", res.Pushed, res.Attempts)
 	}
 	if tip := gitRun(t, f.Remote, "rev-parse", "main"); tip != res.Commit {
 		t.Errorf("remote main %s, want the promotion %s", tip, res.Commit)
@@ -142,4 +165,49 @@ func TestHTTPSPushRace(t *testing.T) {
 	if strings.Contains(r.out+r.errOut, goodToken) {
 		t.Errorf("output contains the token:\n%s\n%s", r.out, r.errOut)
 	}
+
+	// A push that races promote's own, between its fetch and its push:
+	// the rejection, fetch and rebuild all go over HTTPS.
+	race.Store(true)
+	r = runPromote(t, f.Dir, env, "pin", "--env", "qa", "gateway.imageTag=v1.11", "--skip-chart-check", "--push", "--output", "json")
+	if r.code != 0 {
+		t.Fatalf("pin: exit %d\nstderr: %s", r.code, r.errOut)
+	}
+	if res := decodeResult(t, r); !res.Pushed || res.Attempts != 2 {
+		t.Errorf("pin: pushed %v in %d attempts, want pushed in 2\nstderr: %s", res.Pushed, res.Attempts, r.errOut)
+	}
+	theirs, _ = racerCommit.Load().(string)
+	if parent := gitRun(t, f.Remote, "rev-parse", "main~1"); parent != theirs {
+		t.Errorf("pin parent %s, want their commit %s", parent, theirs)
+	}
+	if st := gitRun(t, f.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("work tree not in step after the rebuild:\n%s", st)
+	}
+}
+
+// racerPush pulls and pushes one more preprod logging change from dir
+// over file://, and returns the remote's new tip. It runs on the test
+// server's goroutine, so it reports failures without stopping the test.
+func racerPush(t *testing.T, dir, remote string) string {
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("racing pipeline: git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("pull", "-q", "--ff-only", "file://"+remote, "main")
+	p := filepath.Join(dir, "envs/preprod/common.yaml")
+	data, err := os.ReadFile(p)
+	if err == nil {
+		err = os.WriteFile(p, append(data, "# racing pipeline\n"...), 0o644)
+	}
+	if err != nil {
+		t.Errorf("racing pipeline: %v", err)
+	}
+	git("commit", "-qam", "racing change")
+	git("push", "-q", "file://"+remote, "HEAD:main")
+	return git("rev-parse", "HEAD")
 }

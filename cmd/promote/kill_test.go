@@ -186,7 +186,7 @@ func checkRecovers(t *testing.T, dir string, ref promotion, state string) {
 	if l := slices.Concat(leftovers, refLocks); len(l) > 0 {
 		t.Errorf("lock files left after recovery: %v", l)
 	}
-	if strings.HasPrefix(state, "HEAD moved") && !strings.Contains(r.errOut, "finished the work tree of an interrupted apply") {
+	if strings.HasPrefix(state, "HEAD moved") && !strings.Contains(r.errOut, "finished the work tree of an interrupted run") {
 		t.Errorf("recovery from %q did not report finishing the work tree; stderr: %s", state, r.errOut)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
@@ -24,8 +26,10 @@ type options struct {
 	ignoreOrdering   bool
 	mergeRequest     bool
 	detailedExitCode bool
-	args             []string // pin's KEY=VALUE
-	color            bool     // resolved from --color, the terminal and NO_COLOR
+	sourceRev        string        // plan/apply: the commit the source env is read at ("" = HEAD)
+	pushTimeout      time.Duration // apply/pin: how long a rejected push is rebuilt and retried
+	args             []string      // pin's KEY=VALUE
+	color            bool          // resolved from --color, the terminal and NO_COLOR
 }
 
 // validate checks what flag parsing cannot: required flags, exclusive
@@ -33,6 +37,9 @@ type options struct {
 func (o *options) validate(cmd *cobra.Command) error {
 	if o.push && o.mergeRequest {
 		return cli.Usagef(cmd, "--push and --merge-request are mutually exclusive")
+	}
+	if o.pushTimeout < 0 {
+		return cli.Usagef(cmd, "--push-timeout must not be negative")
 	}
 	switch o.verb {
 	case "plan", "apply":

@@ -5,11 +5,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
 // parse runs a command line through the real command tree with a run
@@ -35,9 +37,10 @@ func TestParse(t *testing.T) {
 		{"plan overrides and exit code", "plan --from qa --to prod --force-path --allow-downgrade --ignore-ordering --detailed-exitcode -o json",
 			options{Globals: g, verb: "plan", from: "qa", to: "prod", forcePath: true, allowDowngrade: true, ignoreOrdering: true,
 				detailedExitCode: true, output: "json"}},
-		{"apply all flags", "apply --from preprod --to prod --only a,b --only c --repo /r --push --remote up --branch release --allow-downgrade --skip-chart-check --output json --force-path --ignore-ordering",
+		{"apply all flags", "apply --from preprod --to prod --only a,b --only c --repo /r --push --remote up --branch release --allow-downgrade --skip-chart-check --output json --force-path --ignore-ordering --source-rev origin/main --push-timeout 90s",
 			options{Globals: g, verb: "apply", from: "preprod", to: "prod", only: []string{"a", "b", "c"}, repo: "/r", push: true, remote: "up", branch: "release",
-				allowDowngrade: true, skipChartCheck: true, output: "json", forcePath: true, ignoreOrdering: true}},
+				allowDowngrade: true, skipChartCheck: true, output: "json", forcePath: true, ignoreOrdering: true, sourceRev: "origin/main", pushTimeout: 90 * time.Second}},
+		{"plan source revision", "plan --from qa --to preprod --source-rev v1.2.0", options{Globals: g, verb: "plan", from: "qa", to: "preprod", output: "text", sourceRev: "v1.2.0"}},
 		{"pin interleaved", "pin --env qa a.b.imageTag=v1 --push c.d.chartVersion=1.2.3",
 			options{Globals: g, verb: "pin", env: "qa", push: true, args: []string{"a.b.imageTag=v1", "c.d.chartVersion=1.2.3"}, output: "text", remote: "origin", branch: "main"}},
 		{"pin merge request", "pin --env qa --merge-request x.imageTag=v2 -q --color never",
@@ -57,6 +60,9 @@ func TestParse(t *testing.T) {
 			}
 			if tt.want.remote == "" && (tt.want.verb == "apply" || tt.want.verb == "pin") {
 				tt.want.remote, tt.want.branch = "origin", "main"
+			}
+			if tt.want.pushTimeout == 0 && (tt.want.verb == "apply" || tt.want.verb == "pin") {
+				tt.want.pushTimeout = promote.DefaultPushTimeout
 			}
 			if diff := cmp.Diff(&tt.want, got, cmp.AllowUnexported(options{})); diff != "" {
 				t.Errorf("options (-want +got):\n%s", diff)
@@ -89,6 +95,9 @@ func TestUsageErrors(t *testing.T) {
 		{"check stray", `check takes no arguments, got "stray"; see 'promote check --help'`},
 		{"plan --from", "--from needs a value; see 'promote plan --help'"},
 		{"apply --from qa --to preprod --token abc", "unknown flag --token"},
+		{"pin --env qa a.b.imageTag=v1 --source-rev HEAD", "unknown flag --source-rev for pin (plan and apply take it)"},
+		{"apply --from qa --to preprod --push-timeout -1s", "--push-timeout must not be negative"},
+		{"apply --from qa --to preprod --push-timeout soon", "--push-timeout"},
 		{"plan -x", "unknown flag -x in -x"},
 		{"help nosuch", `unknown command "nosuch"; see 'promote --help'`},
 		{"completion bahs", `unknown command "bahs" (did you mean bash?); see 'promote completion --help'`},

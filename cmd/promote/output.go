@@ -18,6 +18,7 @@ type resultJSON struct {
 	From     string         `json:"from,omitempty"`
 	To       string         `json:"to"`
 	Base     string         `json:"base"`
+	Source   string         `json:"source,omitempty"`
 	UpToDate bool           `json:"upToDate"`
 	Changes  []promote.Row  `json:"changes"`
 	Edits    []editJSON     `json:"edits"`
@@ -41,7 +42,7 @@ type editJSON struct {
 
 func toJSON(o *options, res *promote.Result) resultJSON {
 	p := res.Plan
-	out := resultJSON{Verb: o.verb, From: p.From, To: p.To, Base: res.Base, UpToDate: res.UpToDate,
+	out := resultJSON{Verb: o.verb, From: p.From, To: p.To, Base: res.Base, Source: res.Source, UpToDate: res.UpToDate,
 		Changes: nonNil(p.Rows), Notes: nonNil(p.Notes), Diff: p.Diff(), Commit: res.Commit, Pushed: res.Pushed,
 		Attempts: res.Attempts, Edits: []editJSON{}}
 	if o.push || o.mergeRequest {
@@ -61,9 +62,12 @@ func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
 		return enc.Encode(toJSON(o, res))
 	}
 	w := ios.Out
-	if p.From != "" {
+	switch {
+	case p.From != "" && res.Source != "" && res.Source != res.Base:
+		fmt.Fprintf(w, "promote %s -> %s (base %s, %s read at %s)\n", p.From, p.To, short(res.Base), p.From, short(res.Source))
+	case p.From != "":
 		fmt.Fprintf(w, "promote %s -> %s (base %s)\n", p.From, p.To, short(res.Base))
-	} else {
+	default:
 		fmt.Fprintf(w, "pin %s (base %s)\n", p.To, short(res.Base))
 	}
 	for _, n := range p.Notes {

@@ -1,21 +1,29 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// failPush runs apply --push while origin is unreachable: the promotion is
-// committed locally and not pushed, as after a network or credential
-// failure. It returns the local commit.
+// failPush runs apply --push while origin's pre-receive hook refuses
+// every push: the promotion is committed locally and not pushed, as after
+// a network or credential failure between promote's fetch and its push.
+// It returns the local commit; the hook is gone afterwards.
 func failPush(t *testing.T, f *fleet) string {
 	t.Helper()
-	gitRun(t, f.Dir, "remote", "set-url", "origin", "file://"+f.Remote+"-gone")
+	hook := filepath.Join(f.Remote, "hooks", "pre-receive")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho 'pushes are paused' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push")
 	if r.code != 1 || !strings.Contains(r.errOut, "stays on your local HEAD") {
-		t.Fatalf("push to a missing remote: exit %d\n%s", r.code, r.errOut)
+		t.Fatalf("push to a remote that refuses it: exit %d\n%s", r.code, r.errOut)
 	}
-	gitRun(t, f.Dir, "remote", "set-url", "origin", "file://"+f.Remote)
+	if err := os.Remove(hook); err != nil {
+		t.Fatal(err)
+	}
 	return gitRun(t, f.Dir, "rev-parse", "HEAD")
 }
 

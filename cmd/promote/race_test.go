@@ -45,8 +45,8 @@ func TestPushRetriesOnTopOfConcurrentCommit(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.errOut)
 	}
-	if !strings.Contains(r.out, "attempts: 2") {
-		t.Errorf("want a second attempt, got %q", r.out)
+	if !strings.Contains(r.errOut, "rebuilding on its tip") || !strings.Contains(r.out, "attempts: 1") {
+		t.Errorf("want a rebuild before the first push, got\n%s%s", r.out, r.errOut)
 	}
 	head := gitRun(t, f.Remote, "rev-parse", "main")
 	if parent := gitRun(t, f.Remote, "rev-parse", "main~1"); parent != theirs {
@@ -76,13 +76,21 @@ func TestPushConflictNamesFieldAndAuthor(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1; out %q", r.code, r.out)
 	}
-	for _, want := range []string{"ledger-node.api.imageTag", `"v3.1.5"`, "Alice Hotfix", "hotfix api image", "re-run to promote on top of the new values"} {
+	for _, want := range []string{"ledger-node.api.imageTag", `"v3.1.5"`, "Alice Hotfix", "hotfix api image",
+		"nothing was pushed, and your branch now matches origin/main",
+		"re-running the same command will", "set ledger-node.api.imageTag from v3.1.5 to v3.2.0"} {
 		if !strings.Contains(r.errOut, want) {
 			t.Errorf("error %q does not mention %q", r.errOut, want)
 		}
 	}
 	if got := gitRun(t, f.Remote, "rev-parse", "main"); got != theirs {
 		t.Errorf("remote moved to %s", got)
+	}
+	if got := gitRun(t, f.Dir, "rev-parse", "HEAD"); got != theirs {
+		t.Errorf("local HEAD %s, want the remote tip %s without the refused commit", got, theirs)
+	}
+	if st := gitRun(t, f.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("work tree not in step with HEAD:\n%s", st)
 	}
 	if n := strings.Count(r.errOut, "field changed concurrently"); n != 1 {
 		t.Errorf("want the error on exactly one line, got %d: %q", n, r.errOut)

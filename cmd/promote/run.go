@@ -52,7 +52,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 }
 
 func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
-	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, Log: logger(ios.ErrOut, o)}
+	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, PushTimeout: o.pushTimeout, Log: logger(ios.ErrOut, o)}
 	if o.verb != "plan" && !o.skipChartCheck {
 		client := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
 			UserAgent: "gitops-promote"}
@@ -72,11 +72,14 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 			return err
 		}
 		req := promote.PinRequest{Env: o.env, Sets: sets, AllowDowngrade: o.allowDowngrade}
-		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPin(fsys, cfg, req) }
+		build = func(target, _ fs.FS) (*promote.Plan, error) { return promote.BuildPin(target, cfg, req) }
 	} else {
 		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath,
 			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering}
-		build = func(fsys fs.FS) (*promote.Plan, error) { return promote.BuildPromotion(fsys, cfg, req) }
+		build = func(target, source fs.FS) (*promote.Plan, error) {
+			return promote.BuildPromotionFrom(target, source, cfg, req)
+		}
+		a.Source = &promote.Source{Config: cfg, Env: o.from, Only: o.only, Rev: o.sourceRev}
 		a.WarnIfDirty = []string{cfg.VersionsPath(o.from)}
 	}
 	if o.mergeRequest {

@@ -175,8 +175,12 @@ func authError(r *repoRef, what string, status int, sentCreds bool) error {
 }
 
 // transportError drops the request URL that *url.Error repeats; the
-// message already names the repository.
+// message already names the repository. A request that got no answer at
+// all is an *UnreachableError (reach.go).
 func transportError(r *repoRef, what string, err error) error {
+	if u := reachError(r, err); u != nil {
+		return u
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err

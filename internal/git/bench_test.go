@@ -72,10 +72,10 @@ func BenchmarkPromote20k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := r.UpdateHead(head.Hash, next); err != nil {
+		if err := r.updateHead(head.Hash, next); err != nil {
 			b.Fatal(err)
 		}
-		if err := r.WriteWorktree(files); err != nil {
+		if err := r.writeWorktree(files); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,10 +6,10 @@ import "path/filepath"
 // work tree).
 func (r *Repo) GitDir() string { return r.gitDir }
 
-// LockFiles names the lock files UpdateHead and WriteWorktree create for
-// HEAD's ref and the index. A caller that journals its work records them,
-// so that the locks of a run killed mid-way can be recognised as stale.
-func (r *Repo) LockFiles() ([]string, error) {
+// lockFiles names the lock files a Move creates for HEAD's ref and the
+// index, for its journal: the locks of a run killed mid-way are then
+// known to be stale.
+func (r *Repo) lockFiles() ([]string, error) {
 	_, refPath, err := r.headTarget()
 	if err != nil {
 		return nil, err

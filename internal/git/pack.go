@@ -147,7 +147,8 @@ func objectBytes(o plumbing.EncodedObject) ([]byte, error) {
 }
 
 // writeObjectFile writes a read-only file of the object store through a
-// temporary file (git's tmp_ prefix, which gc cleans) and a rename.
+// temporary file (git's tmp_ prefix, which gc cleans, tagged with our pid
+// for Recover) and a rename.
 func (r *Repo) writeObjectFile(dir, name string, data []byte) (err error) {
 	final := filepath.Join(dir, name)
 	if _, err := os.Stat(final); err == nil {
@@ -156,16 +157,19 @@ func (r *Repo) writeObjectFile(dir, name string, data []byte) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	f, err := os.CreateTemp(dir, "tmp_pack_*")
+	step("create", filepath.Join(dir, "tmp_pack"))
+	f, err := os.CreateTemp(dir, "tmp_pack_"+tempTag()+"*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
+			step("unlink", f.Name())
 			os.Remove(f.Name())
 		}
 	}()
+	step("write", f.Name())
 	if _, err = f.Write(data); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
@@ -180,6 +184,7 @@ func (r *Repo) writeObjectFile(dir, name string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
+	step("rename", final)
 	if err = os.Rename(f.Name(), final); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// UpdateHead moves HEAD's branch, or HEAD itself when detached, from old
+// updateHead moves HEAD's branch, or HEAD itself when detached, from old
 // to new. It is a compare-and-swap under git's own lock protocol: the ref
 // is locked by creating <ref>.lock exclusively, re-read under the lock,
 // and replaced by renaming the lock file over it, so a concurrent git
@@ -20,12 +20,12 @@ import (
 // at old (zero hash: must not exist) the error wraps ErrRefMoved. A
 // branch that exists only in packed-refs gets a loose ref, as git does.
 // A reflog line is appended to reflogs that already exist.
-func (r *Repo) UpdateHead(old, new plumbing.Hash) error {
+func (r *Repo) updateHead(old, new plumbing.Hash) error {
 	name, refPath, err := r.headTarget()
 	if err != nil {
 		return err
 	}
-	if err := r.casRef(name, refPath, old, new); err != nil {
+	if err := r.casRef(name, refPath, &old, new); err != nil {
 		return err
 	}
 	logs := []string{filepath.Join(r.gitDir, "logs", "HEAD")}
@@ -56,11 +56,14 @@ func (r *Repo) headTarget() (name, path string, err error) {
 	return target, filepath.Join(r.commonDir, filepath.FromSlash(target)), nil
 }
 
-func (r *Repo) casRef(name, refPath string, old, new plumbing.Hash) (err error) {
+// casRef replaces the ref under git's lock protocol; with old set, only if
+// the ref still holds *old (zero: does not exist).
+func (r *Repo) casRef(name, refPath string, old *plumbing.Hash, new plumbing.Hash) (err error) {
 	if err := os.MkdirAll(filepath.Dir(refPath), 0o755); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)
 	}
 	lockPath := refPath + ".lock"
+	step("create", lockPath)
 	f, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("updating %s: %s exists: another git process is running, or one crashed and the file must be removed", name, lockPath)
@@ -71,16 +74,20 @@ func (r *Repo) casRef(name, refPath string, old, new plumbing.Hash) (err error) 
 	defer func() {
 		if err != nil {
 			f.Close()
+			step("unlink", lockPath)
 			os.Remove(lockPath)
 		}
 	}()
-	cur, err := r.readRefValue(name, refPath)
-	if err != nil {
-		return fmt.Errorf("updating %s: %w", name, err)
+	if old != nil {
+		cur, err := r.readRefValue(name, refPath)
+		if err != nil {
+			return fmt.Errorf("updating %s: %w", name, err)
+		}
+		if cur != *old {
+			return fmt.Errorf("updating %s: at %s, expected %s: %w", name, cur, *old, ErrRefMoved)
+		}
 	}
-	if cur != old {
-		return fmt.Errorf("updating %s: at %s, expected %s: %w", name, cur, old, ErrRefMoved)
-	}
+	step("write", lockPath)
 	if _, err := f.WriteString(new.String() + "\n"); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)
 	}
@@ -92,6 +99,7 @@ func (r *Repo) casRef(name, refPath string, old, new plumbing.Hash) (err error) 
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)
 	}
+	step("rename", refPath)
 	if err := os.Rename(lockPath, refPath); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)
 	}
@@ -156,6 +164,7 @@ func (r *Repo) appendReflogs(logs []string, old, new plumbing.Hash) error {
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n",
 		old, new, who.Name, who.Email, now.Unix(), now.Format("-0700"), msg)
 	for _, p := range logs {
+		step("append", p)
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			continue

@@ -36,10 +36,10 @@ func TestUpdateHead(t *testing.T) {
 			old := revParse(t, dir, "HEAD")
 			next := commitFiles(t, r, old, map[string]string{"README.md": "next\n"}, "promote web to v2")
 
-			if err := r.UpdateHead(next, old); !errors.Is(err, ErrRefMoved) {
+			if err := r.updateHead(next, old); !errors.Is(err, ErrRefMoved) {
 				t.Errorf("UpdateHead with wrong old: err = %v, want ErrRefMoved", err)
 			}
-			if err := r.UpdateHead(old, next); err != nil {
+			if err := r.updateHead(old, next); err != nil {
 				t.Fatalf("UpdateHead: %v", err)
 			}
 			if got := revParse(t, dir, tt.wantRef); got != next {
@@ -52,7 +52,7 @@ func TestUpdateHead(t *testing.T) {
 			if attached := strings.HasPrefix(string(headFile), "ref: "); attached == tt.detached {
 				t.Errorf("HEAD attachment changed: .git/HEAD = %q", headFile)
 			}
-			if err := r.UpdateHead(old, next); !errors.Is(err, ErrRefMoved) {
+			if err := r.updateHead(old, next); !errors.Is(err, ErrRefMoved) {
 				t.Errorf("second UpdateHead from old: err = %v, want ErrRefMoved", err)
 			}
 			locks, _ := filepath.Glob(filepath.Join(dir, ".git", "*.lock"))
@@ -77,7 +77,7 @@ func TestUpdateHeadLocked(t *testing.T) {
 	if err := os.WriteFile(lock, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := r.UpdateHead(old, next)
+	err := r.updateHead(old, next)
 	if err == nil || !strings.Contains(err.Error(), "main.lock") {
 		t.Errorf("UpdateHead with held lock: err = %v", err)
 	}
@@ -94,7 +94,7 @@ func TestUpdateHeadUnborn(t *testing.T) {
 	run(t, dir, "init", "-q", "-b", "main")
 	r := openRepo(t, dir)
 	h := commitFiles(t, r, plumbing.ZeroHash, map[string]string{"a": "a\n"}, "root")
-	if err := r.UpdateHead(plumbing.ZeroHash, h); err != nil {
+	if err := r.updateHead(plumbing.ZeroHash, h); err != nil {
 		t.Fatalf("UpdateHead on unborn branch: %v", err)
 	}
 	if got := revParse(t, dir, "main"); got != h {

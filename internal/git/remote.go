@@ -28,6 +28,11 @@ func (r *Repo) Push(ctx context.Context, remote, branch string, commit plumbing.
 		return fmt.Errorf("pushing to %s: %w", remote, err)
 	}
 	dst := plumbing.NewBranchReferenceName(branch)
+	tracking := plumbing.NewRemoteReferenceName(remote, branch)
+	if err := r.begin(journal{Op: "push", Locks: []string{r.refPath(tracking) + ".lock"}}); err != nil {
+		return err
+	}
+	defer r.end()
 	err := r.repo.PushContext(ctx, &gogit.PushOptions{
 		RemoteName: remote,
 		RefSpecs:   []config.RefSpec{config.RefSpec(commit.String() + ":" + dst.String())},
@@ -36,9 +41,8 @@ func (r *Repo) Push(ctx context.Context, remote, branch string, commit plumbing.
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		return r.netError(fmt.Sprintf("pushing %s to %s %s", commit, remote, branch), err, auth)
 	}
-	tracking := plumbing.NewHashReference(plumbing.NewRemoteReferenceName(remote, branch), commit)
-	if err := r.repo.Storer.SetReference(tracking); err != nil {
-		return fmt.Errorf("pushed, but updating %s failed: %w", tracking.Name(), err)
+	if err := r.writeRef(tracking, nil, commit); err != nil {
+		return fmt.Errorf("pushed, but updating %s failed: %w", tracking, err)
 	}
 	return nil
 }
@@ -47,6 +51,10 @@ func (r *Repo) Push(ctx context.Context, remote, branch string, commit plumbing.
 // returns its tip. Errors never contain credentials.
 func (r *Repo) Fetch(ctx context.Context, remote, branch string, auth transport.AuthMethod) (plumbing.Hash, error) {
 	tracking := plumbing.NewRemoteReferenceName(remote, branch)
+	if err := r.begin(journal{Op: "fetch", Locks: []string{r.refPath(tracking) + ".lock"}}); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer r.end()
 	spec := config.RefSpec("+" + plumbing.NewBranchReferenceName(branch).String() + ":" + tracking.String())
 	err := r.repo.FetchContext(ctx, &gogit.FetchOptions{
 		RemoteName: remote,
@@ -67,6 +75,10 @@ func (r *Repo) Fetch(ctx context.Context, remote, branch string, auth transport.
 // yet (a merge request branch): ok is false when it does not.
 func (r *Repo) FetchOptional(ctx context.Context, remote, branch string, auth transport.AuthMethod) (tip plumbing.Hash, ok bool, err error) {
 	tracking := plumbing.NewRemoteReferenceName(remote, branch)
+	if err := r.begin(journal{Op: "fetch", Locks: []string{r.refPath(tracking) + ".lock"}}); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	defer r.end()
 	spec := config.RefSpec("+" + plumbing.NewBranchReferenceName(branch).String() + ":" + tracking.String())
 	err = r.repo.FetchContext(ctx, &gogit.FetchOptions{RemoteName: remote, RefSpecs: []config.RefSpec{spec}, Auth: auth})
 	var noRef gogit.NoMatchingRefSpecError

@@ -87,13 +87,15 @@ func Open(dir string) (*Repo, error) {
 	if commonDir != gitDir {
 		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(commonDir))
 	}
-	dot = idxFS{dot}
+	dot = newIdxFS(dot)
 	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: 16})
-	repo, err := gogit.Open(st, osfs.New(root))
+	r := &Repo{storage: st, root: root, gitDir: gitDir, commonDir: commonDir}
+	repo, err := gogit.Open(refStorage{Storage: st, r: r}, osfs.New(root))
 	if err != nil {
 		return nil, fmt.Errorf("opening repository %s: %w", root, err)
 	}
-	return &Repo{repo: repo, storage: st, root: root, gitDir: gitDir, commonDir: commonDir, fsync: wantsFsync(repo)}, nil
+	r.repo, r.fsync = repo, wantsFsync(repo)
+	return r, nil
 }
 
 // Close releases the packfile descriptors the repository keeps open.

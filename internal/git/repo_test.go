@@ -39,7 +39,7 @@ func TestOpenLinkedWorktree(t *testing.T) {
 		t.Errorf("Head().Branch = %q, want feature", head.Branch)
 	}
 	h := commitFiles(t, r, head.Hash, map[string]string{"README.md": "wt\n"}, "in worktree")
-	if err := r.UpdateHead(head.Hash, h); err != nil {
+	if err := r.updateHead(head.Hash, h); err != nil {
 		t.Fatalf("UpdateHead: %v", err)
 	}
 	if got := revParse(t, dir, "feature"); got != h {

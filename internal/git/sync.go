@@ -40,42 +40,14 @@ func (r *Repo) CommitInfo(h plumbing.Hash) (CommitInfo, error) {
 	return CommitInfo{Tree: c.TreeHash, Parents: c.ParentHashes, Author: Signature{Name: c.Author.Name, Email: c.Author.Email}, Subject: subject}, nil
 }
 
-// SyncTo moves HEAD from `from` to `to` (compare-and-swap) and brings the
-// work-tree files that differ between the two commits in step, like a
-// fast-forward checkout that looks only at the changed paths. It refuses,
-// before changing anything, when one of those files has local edits.
-func (r *Repo) SyncTo(from, to plumbing.Hash) error {
-	writes, deletes, err := r.treeChanges(from, to)
-	if err != nil {
-		return err
-	}
-	paths := append(mapKeys(writes), deletes...)
-	dirty, err := r.DirtyPaths(paths)
-	if err != nil {
-		return err
-	}
-	if len(dirty) > 0 {
-		return fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrWouldOverwrite)
-	}
-	if err := r.UpdateHead(from, to); err != nil {
-		return err
-	}
-	if len(writes) > 0 {
-		if err := r.WriteWorktree(writes); err != nil {
-			return err
-		}
-	}
-	return r.removeFromWorktree(deletes)
-}
-
-// treeChanges lists the regular files added or modified (with their new
-// content) and deleted between two commits.
 // Changes lists what commit to changes against commit from: the new
 // content of each written file and the deleted paths.
 func (r *Repo) Changes(from, to plumbing.Hash) (writes map[string][]byte, deletes []string, err error) {
 	return r.treeChanges(from, to)
 }
 
+// treeChanges lists the regular files added or modified (with their new
+// content) and deleted between two commits.
 func (r *Repo) treeChanges(from, to plumbing.Hash) (map[string][]byte, []string, error) {
 	fc, tc, err := r.commitPair(from, to)
 	if err != nil {
@@ -117,8 +89,8 @@ func (r *Repo) treeChanges(from, to plumbing.Hash) (map[string][]byte, []string,
 }
 
 // removeFromWorktree deletes files and their index entries. Deletions only
-// happen when a retried push catches up with the remote, so this takes
-// go-git's simple full index rewrite.
+// happen when a move catches up with the remote, so this takes go-git's
+// simple full index rewrite.
 func (r *Repo) removeFromWorktree(paths []string) error {
 	if len(paths) == 0 {
 		return nil
@@ -132,7 +104,9 @@ func (r *Repo) removeFromWorktree(paths []string) error {
 			if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
 				return nil, fmt.Errorf("removing %s from the index: %w", p, err)
 			}
-			if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			full := filepath.Join(r.root, filepath.FromSlash(p))
+			step("unlink", full)
+			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("removing %s: %w", p, err)
 			}
 		}

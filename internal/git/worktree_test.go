@@ -77,10 +77,10 @@ func TestWriteWorktree(t *testing.T) {
 	for p, c := range files {
 		b[p] = []byte(c)
 	}
-	if err := r.UpdateHead(head, next); err != nil {
+	if err := r.updateHead(head, next); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.WriteWorktree(b); err != nil {
+	if err := r.writeWorktree(b); err != nil {
 		t.Fatalf("WriteWorktree: %v", err)
 	}
 	if got := run(t, dir, "status", "--porcelain", "--untracked-files=all"); got != "" {
@@ -121,7 +121,7 @@ func TestWriteWorktreeRefusesSymlink(t *testing.T) {
 	if err := os.Symlink("web/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	err := openRepo(t, dir).WriteWorktree(map[string][]byte{"apps/link.yaml": []byte("x")})
+	err := openRepo(t, dir).writeWorktree(map[string][]byte{"apps/link.yaml": []byte("x")})
 	if err == nil {
 		t.Fatal("WriteWorktree through a symlink succeeded")
 	}
@@ -158,14 +158,14 @@ func TestWriteWorktreeIndexFormats(t *testing.T) {
 				"zzz/last.yaml":        "last\n",              // new entry after all others
 			}
 			next := commitFiles(t, r, head, files, "promote")
-			if err := r.UpdateHead(head, next); err != nil {
+			if err := r.updateHead(head, next); err != nil {
 				t.Fatal(err)
 			}
 			b := map[string][]byte{}
 			for p, c := range files {
 				b[p] = []byte(c)
 			}
-			if err := r.WriteWorktree(b); err != nil {
+			if err := r.writeWorktree(b); err != nil {
 				t.Fatalf("WriteWorktree: %v", err)
 			}
 			if got := run(t, dir, "status", "--porcelain", "--untracked-files=all"); got != "" {
@@ -197,7 +197,7 @@ func TestWriteWorktreeRefusesConflict(t *testing.T) {
 		t.Fatal("merge unexpectedly succeeded")
 	}
 	r := openRepo(t, dir)
-	if err := r.WriteWorktree(map[string][]byte{"README.md": []byte("x\n")}); err == nil {
+	if err := r.writeWorktree(map[string][]byte{"README.md": []byte("x\n")}); err == nil {
 		t.Error("WriteWorktree over a conflicted path succeeded")
 	}
 	if got, err := r.DirtyPaths([]string{"README.md"}); err != nil || len(got) != 1 {

@@ -16,7 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// WriteWorktree writes files (slash path -> content) into the work tree
+// writeWorktree writes files (slash path -> content) into the work tree
 // and records them in the index, so that after a matching commit `git
 // status` is clean. Each file is written to a temporary file in its own
 // directory, synced and renamed into place: readers see the old or the new
@@ -25,7 +25,7 @@ import (
 // index.lock for the whole operation and replaced by rename, as git does.
 // Only the touched entries are rewritten; the cache tree and other
 // extensions that would go stale are dropped, and git rebuilds them.
-func (r *Repo) WriteWorktree(files map[string][]byte) error {
+func (r *Repo) writeWorktree(files map[string][]byte) error {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		if err := validPath(p); err != nil {
@@ -81,6 +81,7 @@ func (r *Repo) rewriteIndex(update func(data []byte) ([]byte, error)) (err error
 	if err != nil {
 		return err
 	}
+	step("write", lock.path)
 	if _, err := lock.f.Write(out); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
@@ -164,6 +165,7 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync bool) (
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	step("create", full+".tmp")
 	f, err := os.CreateTemp(dir, "."+filepath.Base(full)+".tmp-*")
 	if err != nil {
 		return err
@@ -171,9 +173,11 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync bool) (
 	defer func() {
 		if err != nil {
 			f.Close()
+			step("unlink", f.Name())
 			os.Remove(f.Name())
 		}
 	}()
+	step("write", f.Name())
 	if _, err := f.Write(content); err != nil {
 		return err
 	}
@@ -190,6 +194,7 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync bool) (
 	}
 	// Like git, the directory is not synced after the rename: that guards
 	// against power loss, not against a killed process, and costs ~10 ms.
+	step("rename", full)
 	return os.Rename(f.Name(), full)
 }
 
@@ -223,6 +228,7 @@ type indexLock struct {
 
 func lockIndex(dest string) (*indexLock, error) {
 	path := dest + ".lock"
+	step("create", path)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("locking index: %s exists: another git process is running, or one crashed and the file must be removed", path)
@@ -235,6 +241,7 @@ func lockIndex(dest string) (*indexLock, error) {
 
 func (l *indexLock) abort() {
 	l.f.Close()
+	step("unlink", l.path)
 	os.Remove(l.path)
 }
 
@@ -245,6 +252,7 @@ func (l *indexLock) commit() error {
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
+	step("rename", l.dest)
 	if err := os.Rename(l.path, l.dest); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}

@@ -126,7 +126,7 @@ func FuzzHelmSources(f *testing.F) {
 }
 
 func isSentinel(err error) bool {
-	for _, s := range []error{ErrNotFound, ErrNotScalar, ErrUnsupported, ErrVerify, ErrParse} {
+	for _, s := range []error{ErrNotFound, ErrNotScalar, ErrUnsupported, ErrVerify, ErrParse, ErrDuplicateKey} {
 		if errors.Is(err, s) {
 			return true
 		}

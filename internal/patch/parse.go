@@ -48,6 +48,9 @@ func parse(data []byte) ([]*yqlib.CandidateNode, error) {
 	for {
 		n, err := dec.Decode()
 		if errors.Is(err, io.EOF) {
+			if err := noDuplicateKeys(docs); err != nil {
+				return nil, err
+			}
 			return docs, nil
 		}
 		if err != nil {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -23,8 +22,10 @@ var (
 	ErrChartMissing = errors.New("chart version not found in its repository")
 )
 
-// BuildFunc plans against the tree of one commit.
-type BuildFunc func(fsys fs.FS) (*Plan, error)
+// BuildFunc plans against the tree of one commit (target), reading a
+// promotion's source environment from another (source; the same tree
+// unless --source-rev names another commit).
+type BuildFunc func(target, source fs.FS) (*Plan, error)
 
 // ChartChecker verifies that a chart version exists in a repository.
 type ChartChecker interface {
@@ -42,8 +43,12 @@ type Apply struct {
 	Log    *slog.Logger
 	Now    func() time.Time
 	Sleep  func(context.Context, time.Duration) error
-	// MaxAttempts bounds pushes (the first plus retries after rejection).
-	MaxAttempts int
+	// PushTimeout bounds how long a rejected push is retried (rebuilt on
+	// the new tip after a backoff); 0 is DefaultPushTimeout.
+	PushTimeout time.Duration
+	// Source is where a promotion reads its source environment; nil for
+	// pin, which has none.
+	Source *Source
 	// WarnIfDirty lists files (the source versions file) whose uncommitted
 	// changes are worth a warning: promotions read committed values only.
 	WarnIfDirty []string
@@ -53,25 +58,37 @@ type Apply struct {
 type Result struct {
 	Plan     *Plan
 	Base     string // commit the plan was built on
+	Source   string // commit the source environment was read from ("" for pin)
 	Commit   string // the promotion commit; "" when up to date
 	UpToDate bool
 	Pushed   bool
 	Attempts int
 	Remote   string
 	Branch   string
+	// start is HEAD before the run: a refused push puts it back.
+	start plumbing.Hash
 }
 
-// PlanOnly builds the plan against HEAD and writes nothing.
+// PlanOnly builds the plan against HEAD (the source environment at the
+// source revision) and writes nothing.
 func (a *Apply) PlanOnly(ctx context.Context, build BuildFunc) (*Result, error) {
 	head, err := a.Repo.Head()
 	if err != nil {
 		return nil, err
 	}
-	p, err := a.buildAt(head.Hash, build)
+	src, err := a.sourceCommit(head.Hash)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Plan: p, Base: head.Hash.String(), UpToDate: len(p.Edits) == 0}, nil
+	p, err := a.buildOn(head.Hash, src, build)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Plan: p, Base: head.Hash.String(), UpToDate: len(p.Edits) == 0, start: head.Hash}
+	if a.Source != nil {
+		res.Source = src.String()
+	}
+	return res, nil
 }
 
 // WarnDirty warns about uncommitted changes to the WarnIfDirty files (for
@@ -101,19 +118,12 @@ func (a *Apply) dirty(touched []string) ([]string, error) {
 	return refused, nil
 }
 
-func (a *Apply) buildAt(commit plumbing.Hash, build BuildFunc) (*Plan, error) {
-	fsys, err := a.Repo.TreeFS(commit)
-	if err != nil {
-		return nil, err
-	}
-	return build(fsys)
-}
-
 // Run plans against HEAD, verifies chart versions, refuses dirty touched
-// files, then writes one commit from git objects, moves HEAD to it, updates
-// the touched work-tree files atomically and, with Push, pushes it.
+// files and, with Push, a stale source environment; then it writes one
+// commit from git objects, moves HEAD and the touched work-tree files to it
+// in one journaled move and, with Push, pushes it.
 func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
-	if err := a.recoverInterrupted(); err != nil {
+	if err := a.recover(); err != nil {
 		return nil, err
 	}
 	res, err := a.PlanOnly(ctx, build)
@@ -137,28 +147,62 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrDirty)
 	}
 	base := plumbing.NewHash(res.Base)
-	commit, err := a.commit(base, p, res.Base)
+	var tip plumbing.Hash
+	var auth git.Auth
+	if a.Push {
+		// Before anything is written: a promotion planned with source
+		// values the remote no longer has must leave no commit behind.
+		if auth, err = a.remoteAuth(); err != nil {
+			return nil, err
+		}
+		if tip, _, err = a.Repo.FetchOptional(ctx, a.Remote, a.Branch, auth); err != nil {
+			return nil, fmt.Errorf("%w (nothing was committed)", err)
+		}
+		if err := a.checkSource(plumbing.NewHash(res.Source), tip, "nothing was committed or pushed"); err != nil {
+			return nil, err
+		}
+	}
+	commit, err := a.commit(base, p, a.sourceFor(res))
 	if err != nil {
 		return nil, err
 	}
-	if err := a.writeJournal(base, commit, p.Files()); err != nil {
-		return nil, err
-	}
-	if err := a.Repo.UpdateHead(base, commit); err != nil {
-		a.clearJournal()
-		return nil, fmt.Errorf("moving HEAD to the promotion commit: %w", err)
-	}
-	if err := a.Repo.WriteWorktree(p.New); err != nil {
-		return nil, fmt.Errorf("committed %s but updating the work tree failed (re-run promote apply to finish it): %w",
+	if err := a.Repo.Move(git.Move{From: base, To: commit, Writes: p.New, Checked: true}); err != nil {
+		if errors.Is(err, git.ErrRefMoved) {
+			return nil, fmt.Errorf("moving HEAD to the promotion commit: %w", err)
+		}
+		return nil, fmt.Errorf("committed %s but updating the work tree failed (re-run promote to finish it): %w",
 			commit.String()[:12], err)
 	}
-	a.clearJournal()
 	res.Commit = commit.String()
 	a.log().Info("committed", "commit", res.Commit[:12], "files", len(p.New))
 	if !a.Push {
 		return res, nil
 	}
-	return res, a.pushLoop(ctx, res, build)
+	return res, a.pushLoop(ctx, res, build, auth, tip)
+}
+
+// sourceFor is the commit the trailer names: the source revision of a
+// promotion, the base of a pin.
+func (a *Apply) sourceFor(res *Result) string {
+	if res.Source != "" {
+		return res.Source
+	}
+	return res.Base
+}
+
+// recover finishes or rolls back whatever a killed run left in the
+// repository (see git.Repo.Recover).
+func (a *Apply) recover() error {
+	rec, err := a.Repo.Recover()
+	if err != nil || rec == nil {
+		return err
+	}
+	if rec.Finished {
+		a.log().Warn("finished the work tree of an interrupted run", "commit", short(rec.Commit))
+	} else {
+		a.log().Warn("cleaned up after an interrupted run", "step", rec.Op)
+	}
+	return nil
 }
 
 func (a *Apply) commit(parent plumbing.Hash, p *Plan, from string) (plumbing.Hash, error) {
@@ -175,31 +219,6 @@ func (a *Apply) commit(parent plumbing.Hash, p *Plan, from string) (plumbing.Has
 		return plumbing.ZeroHash, fmt.Errorf("writing the commit: %w", err)
 	}
 	return h, nil
-}
-
-// checkCharts asks each chart's repository, in parallel, before anything
-// is written.
-func (a *Apply) checkCharts(ctx context.Context, refs []ChartRef) error {
-	if a.Charts == nil || len(refs) == 0 {
-		return nil
-	}
-	errs := make([]error, len(refs))
-	var wg sync.WaitGroup
-	for i, r := range refs {
-		if r.RepoURL == "" {
-			errs[i] = fmt.Errorf("cannot verify %s %s: no Helm source names its repository: %w", r.Chart, r.Version, ErrChartMissing)
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := a.Charts.HasVersion(ctx, r.RepoURL, r.Chart, r.Version); err != nil {
-				errs[i] = fmt.Errorf("%w: %w", err, ErrChartMissing)
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 func (a *Apply) log() *slog.Logger {

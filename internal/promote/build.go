@@ -30,6 +30,12 @@ type PromoteRequest struct {
 // BuildPromotion plans promoting every in-scope component field of From
 // into To, reading both versions files and To's manifests from fsys.
 func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, error) {
+	return BuildPromotionFrom(fsys, fsys, cfg, req)
+}
+
+// BuildPromotionFrom is BuildPromotion with From's versions file read from
+// source (the tree of the source revision) and everything else from fsys.
+func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, error) {
 	if err := cfg.CheckEnv(req.From); err != nil {
 		return nil, fmt.Errorf("--from: %w", err)
 	}
@@ -44,15 +50,15 @@ func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, 
 	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only}
 	ordering := make(chan error, 1)
 	go func() { ordering <- checkOrdering(fsys, cfg, req, p) }()
-	plan, err := buildPromotion(fsys, cfg, req, p)
+	plan, err := buildPromotion(fsys, source, cfg, req, p)
 	if oerr := <-ordering; oerr != nil {
 		return nil, oerr
 	}
 	return plan, err
 }
 
-func buildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) (*Plan, error) {
-	src, err := readVersions(fsys, cfg, req.From)
+func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) (*Plan, error) {
+	src, err := readVersions(source, cfg, req.From)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +107,10 @@ func buildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan)
 // dependencies or sync policies are wrong: the promotion would deploy in
 // the wrong order. --ignore-ordering records the override in the plan.
 func checkOrdering(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) error {
-	found := orderingFindings(fsys, cfg, req.To)
+	found, err := orderingFindings(fsys, cfg, req.To)
+	if err != nil {
+		return err
+	}
 	if len(found) == 0 {
 		return nil
 	}

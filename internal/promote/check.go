@@ -1,13 +1,16 @@
 package promote
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/ordering"
+	"github.com/gitops-promote/gitops-promote/internal/patch"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -22,6 +25,7 @@ const (
 	RuleMissingRevision    = "missing-revision"
 	RuleNoSource           = "component-without-source"
 	RuleNoComponent        = "source-without-component"
+	RuleDuplicateKey       = "duplicate-key"
 )
 
 // Finding is one problem check reports.
@@ -40,24 +44,48 @@ type Finding struct {
 func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 	var out []Finding
 	for _, env := range envs {
-		out = append(out, checkEnv(fsys, cfg, env)...)
-		out = append(out, orderingFindings(fsys, cfg, env)...)
+		found := checkEnv(fsys, cfg, env)
+		ord, err := orderingFindings(fsys, cfg, env)
+		if err != nil {
+			ord = []Finding{unreadable(env, "", RuleManifestUnreadable, err)}
+		}
+		for _, f := range ord {
+			if !slices.Contains(found, f) { // a duplicate key is found by both
+				found = append(found, f)
+			}
+		}
+		out = append(out, found...)
 	}
 	return out
 }
 
 // orderingFindings are the sync-wave, dependency, RollingSync, sync-policy
-// and parity findings of env (see internal/ordering).
-func orderingFindings(fsys fs.FS, cfg *config.Config, env string) []Finding {
+// and parity findings of env (see internal/ordering). A manifest the rules
+// cannot read is an error, never a finding --ignore-ordering overrides.
+func orderingFindings(fsys fs.FS, cfg *config.Config, env string) ([]Finding, error) {
 	fs, err := ordering.CheckRepo(fsys, cfg, cfg.Ordering, env)
 	if err != nil {
-		return []Finding{{Env: env, Rule: RuleManifestUnreadable, Message: oneLine(err.Error())}}
+		if de := duplicateKey(fsys, cfg); de != nil {
+			return nil, de
+		}
+		return nil, err
 	}
 	out := make([]Finding, 0, len(fs))
 	for _, f := range fs {
 		out = append(out, Finding{Env: f.Env, Rule: f.Rule, File: f.File, Line: f.Line, App: f.App, Message: f.Message})
 	}
-	return out
+	return out, nil
+}
+
+// unreadable is the finding for a file that does not parse (rule); a
+// duplicate key gets a rule of its own, with the line.
+func unreadable(env, file, rule string, err error) Finding {
+	var de *patch.DuplicateKeyError
+	if errors.As(err, &de) {
+		return Finding{Env: env, Rule: RuleDuplicateKey, File: de.File, Line: de.Line,
+			Message: fmt.Sprintf("key %q is already defined at line %d; readers disagree about which one wins", de.Key, de.First)}
+	}
+	return Finding{Env: env, Rule: rule, File: file, Message: oneLine(err.Error())}
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -69,7 +97,7 @@ func checkEnv(fsys fs.FS, cfg *config.Config, env string) []Finding {
 	}
 	vf, err := readVersions(fsys, cfg, env)
 	if err != nil {
-		add(RuleVersionsUnreadable, cfg.VersionsPath(env), 0, "", "%v", err)
+		out = append(out, unreadable(env, cfg.VersionsPath(env), RuleVersionsUnreadable, err))
 		vf = &versions.File{}
 	}
 	for _, c := range vf.Components {
@@ -83,7 +111,7 @@ func checkEnv(fsys fs.FS, cfg *config.Config, env string) []Finding {
 		}
 	}
 	files, err := readManifestsLenient(fsys, cfg, env, func(path string, err error) {
-		add(RuleManifestUnreadable, path, 0, "", "%v", err)
+		out = append(out, unreadable(env, path, RuleManifestUnreadable, err))
 	})
 	if err != nil {
 		add(RuleManifestUnreadable, "", 0, "", "%v", err)

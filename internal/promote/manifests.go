@@ -23,7 +23,7 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 	}
 	f, err := patch.Parse(data)
 	if err != nil {
-		return manifestFile{}, fmt.Errorf("reading %s: %w", path, err)
+		return manifestFile{}, readErr(path, err)
 	}
 	srcs, err := f.HelmSources()
 	if err != nil {
@@ -110,4 +110,37 @@ func addChart(p *Plan, repoURL, chart, version string) {
 		}
 	}
 	p.Charts = append(p.Charts, ref)
+}
+
+// readErr names the file of a parse error; a duplicate key is named by
+// file and line.
+func readErr(path string, err error) error {
+	if de := patch.InFile(path, err); de != nil {
+		return de
+	}
+	return fmt.Errorf("reading %s: %w", path, err)
+}
+
+// duplicateKey finds the first duplicate key in the manifests of every
+// environment, for a precise message when the ordering rules could not
+// read them; nil if there is none.
+func duplicateKey(fsys fs.FS, cfg *config.Config) error {
+	for _, env := range cfg.Environments {
+		paths, err := cfg.ManifestFiles(fsys, env)
+		if err != nil {
+			continue
+		}
+		for _, p := range paths {
+			data, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				continue
+			}
+			if _, err := patch.Parse(data); err != nil {
+				if de := patch.InFile(p, err); de != nil {
+					return de
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -58,9 +58,10 @@ func BranchFor(p *Plan, sets []KeyValue) string {
 	return fmt.Sprintf("pin/%s-%x", p.To, sum[:4])
 }
 
-// Run fetches the target branch, plans on its tip, pushes the commit to
-// branch(plan) (rebuilt on every run, and a fast-forward of the previous
-// branch tip), and upserts the merge request.
+// Run fetches the target branch, plans on its tip (the source environment
+// read at the source revision, HEAD by default, as for --push), pushes the
+// commit to branch(plan) (rebuilt on every run, and a fast-forward of the
+// previous branch tip), and upserts the merge request.
 func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Plan) string) (*MRRun, error) {
 	// A bad token, API URL or project fails here, before a branch is pushed
 	// that no merge request would then carry.
@@ -71,36 +72,55 @@ func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Pl
 	if err != nil {
 		return nil, err
 	}
-	max := m.MaxAttempts
-	if max <= 0 {
-		max = DefaultMaxAttempts
+	head, err := m.Repo.Head()
+	if err != nil {
+		return nil, err
 	}
+	src, err := m.sourceCommit(head.Hash)
+	if err != nil {
+		return nil, err
+	}
+	started := m.now()
 	for attempt := 1; ; attempt++ {
-		run, err := m.attempt(ctx, build, branch, auth)
+		run, err := m.attempt(ctx, build, branch, auth, src)
 		if err == nil {
 			run.Attempts = attempt
 			return run, nil
 		}
-		if !errors.Is(err, git.ErrRejected) || attempt >= max {
+		if !errors.Is(err, git.ErrRejected) {
 			return nil, err
 		}
+		wait := backoff(attempt)
+		if elapsed := m.now().Sub(started); elapsed+wait > m.pushTimeout() {
+			return nil, fmt.Errorf("gave up after %d attempts in %s (--push-timeout %s), each rejected because the branch had moved; last error: %w",
+				attempt, elapsed.Round(100*time.Millisecond), m.pushTimeout(), err)
+		}
 		m.log().Info("branch push rejected, rebuilding", "attempt", attempt)
-		if err := m.sleep(ctx, backoff(attempt)); err != nil {
+		if err := m.sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
 }
 
-func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func(*Plan) string, auth git.Auth) (*MRRun, error) {
+func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func(*Plan) string, auth git.Auth, src plumbing.Hash) (*MRRun, error) {
 	tip, err := m.Repo.Fetch(ctx, m.Remote, m.Branch, auth)
 	if err != nil {
 		return nil, err
 	}
-	p, err := m.buildAt(tip, build)
+	if err := m.checkSource(src, tip, "nothing was pushed and no merge request branch was created"); err != nil {
+		return nil, err
+	}
+	if m.Source == nil {
+		src = tip // pin: no source environment
+	}
+	p, err := m.buildOn(tip, src, build)
 	if err != nil {
 		return nil, err
 	}
 	run := &MRRun{Result: Result{Plan: p, Base: tip.String(), Remote: m.Remote, Branch: m.Branch}, SourceBranch: branch(p)}
+	if m.Source != nil {
+		run.Source = src.String()
+	}
 	if len(p.Edits) == 0 {
 		run.UpToDate = true // the target already holds every value: nothing to propose
 		return run, m.closeStale(ctx, run, tip)
@@ -114,7 +134,7 @@ func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func
 	}
 	run.Commit = commit.String()
 	run.MR, err = m.GitLab.UpsertMR(ctx, gitlab.MRSpec{Project: m.Project, SourceBranch: run.SourceBranch, TargetBranch: m.Branch,
-		Title: mrTitle(p), Description: mrDescription(p, tip.String(), run.SourceBranch), Labels: m.Labels})
+		Title: mrTitle(p), Description: mrDescription(p, tip.String(), run.Source, run.SourceBranch), Labels: m.Labels})
 	if err != nil {
 		return nil, fmt.Errorf("pushed %s to %s but the merge request failed: %w", commit.String()[:12], run.SourceBranch, err)
 	}
@@ -159,7 +179,7 @@ func (m *MergeRequest) branchCommit(ctx context.Context, run *MRRun, tip plumbin
 		return plumbing.ZeroHash, err
 	}
 	// No [skip ci]: the merge request's pipeline (manifestdiff) must run.
-	msg := strings.Replace(run.Plan.Message(tip.String()), " [skip ci]", "", 1)
+	msg := strings.Replace(run.Plan.Message(m.sourceFor(&run.Result)), " [skip ci]", "", 1)
 	commit, err := m.Repo.CommitFilesOnto(tip, extra, run.Plan.New, msg, author, committer, m.now())
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("writing the commit: %w", err)
@@ -191,10 +211,10 @@ func mrTitle(p *Plan) string {
 	return fmt.Sprintf("chore(%s): pin %s", p.To, strings.Join(p.Components(), ", "))
 }
 
-func mrDescription(p *Plan, base, branch string) string {
+func mrDescription(p *Plan, base, source, branch string) string {
 	var b strings.Builder
 	if p.Verb == "promote" {
-		fmt.Fprintf(&b, "Promotes **%s → %s**, built on `%s`.\n\n", p.From, p.To, base[:12])
+		fmt.Fprintf(&b, "Promotes **%s → %s** with %s's values at `%s`, built on `%s`.\n\n", p.From, p.To, p.From, short(source), base[:12])
 	} else {
 		fmt.Fprintf(&b, "Pins versions in **%s**, built on `%s`.\n\n", p.To, base[:12])
 	}

@@ -127,7 +127,7 @@ func build(fsys fs.FS, cfg *config.Config, env string, sets []fieldSet, p *Plan)
 	}
 	vfile, err := patch.Parse(vdata)
 	if err != nil {
-		return fmt.Errorf("%s: %w", vpath, err)
+		return readErr(vpath, err)
 	}
 	p.keep(vpath, vfile)
 	targets, err := vfile.FindAll(paths)
@@ -172,7 +172,7 @@ func (p *Plan) materialize(fsys fs.FS) error {
 				return fmt.Errorf("reading %s: %w", file, err)
 			}
 			if f, err = patch.Parse(data); err != nil {
-				return fmt.Errorf("editing %s: %w", file, err)
+				return readErr(file, err)
 			}
 		}
 		out, err := f.Apply(changes)

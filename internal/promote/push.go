@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -14,8 +15,10 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/patch"
 )
 
-// DefaultMaxAttempts bounds pushes of one apply.
-const DefaultMaxAttempts = 10
+// DefaultPushTimeout bounds how long a rejected push is rebuilt and
+// retried. The budget is time, not attempts: under contention every
+// attempt can lose to another pusher, and a slow machine makes fewer.
+const DefaultPushTimeout = 5 * time.Minute
 
 // remoteAuth is the auth for --remote's URL: the token over HTTPS, the
 // SSH agent over SSH.
@@ -27,45 +30,59 @@ func (a *Apply) remoteAuth() (git.Auth, error) {
 	return git.AuthFor(url, a.Token)
 }
 
-// pushLoop pushes the commit; on a non-fast-forward rejection it fetches
-// the new tip, rebuilds the same field edits there as a compare-and-swap,
-// and tries again with backoff. It never forces.
-func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc) error {
-	auth, err := a.remoteAuth()
-	if err != nil {
-		return err
+func (a *Apply) pushTimeout() time.Duration {
+	if a.PushTimeout > 0 {
+		return a.PushTimeout
 	}
+	return DefaultPushTimeout
+}
+
+// pushLoop pushes res.Commit. When the remote branch has moved (tip, if
+// the caller fetched it, or a rejected push) it rebuilds the same field
+// edits on the new tip as a compare-and-swap, moves the local branch
+// there, and tries again after a jittered backoff, until the push timeout.
+// It never forces.
+func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc, auth git.Auth, tip plumbing.Hash) error {
+	started := a.now()
 	base, local := plumbing.NewHash(res.Base), plumbing.NewHash(res.Commit)
-	max := a.MaxAttempts
-	if max <= 0 {
-		max = DefaultMaxAttempts
+	where := a.Remote + "/" + a.Branch
+	if !tip.IsZero() && tip != base {
+		// Already known to be rejected: rebuild before the first push.
+		a.log().Info("the remote branch has moved, rebuilding on its tip", "to", where, "tip", short(tip.String()))
+		next, err := a.rebuild(res, build, base, local, tip)
+		if err != nil || next.IsZero() {
+			return err
+		}
+		local = next
 	}
-	where := fmt.Sprintf("%s/%s", a.Remote, a.Branch)
 	for attempt := 1; ; attempt++ {
 		res.Attempts = attempt
 		err := a.Repo.Push(ctx, a.Remote, a.Branch, local, auth)
 		if err == nil {
 			res.Pushed = true
-			a.log().Info("pushed", "to", where, "commit", local.String()[:12], "attempts", attempt)
+			a.log().Info("pushed", "to", where, "commit", short(local.String()), "attempts", attempt)
 			return nil
 		}
 		if !errors.Is(err, git.ErrRejected) {
-			return fmt.Errorf("pushing to %s (the commit %s stays on your local HEAD): %w", where, local.String()[:12], err)
+			return fmt.Errorf("pushing to %s (the commit %s stays on your local HEAD; re-run to push it): %w", where, short(local.String()), err)
 		}
-		if attempt >= max {
-			return fmt.Errorf("pushing to %s: still rejected after %d attempts (the commit %s stays on your local HEAD): %w", where, attempt, local.String()[:12], err)
+		wait := backoff(attempt)
+		if elapsed := a.now().Sub(started); elapsed+wait > a.pushTimeout() {
+			return fmt.Errorf("pushing to %s: gave up after %d attempts in %s (--push-timeout %s), each rebuilt on the new tip and rejected again; "+
+				"the commit %s stays on your local HEAD (re-run to push it); last error: %w",
+				where, attempt, elapsed.Round(100*time.Millisecond), a.pushTimeout(), short(local.String()), err)
 		}
 		a.log().Info("push rejected, rebuilding on the new tip", "to", where, "attempt", attempt)
-		if err := a.sleep(ctx, backoff(attempt)); err != nil {
+		if err := a.sleep(ctx, wait); err != nil {
 			return err
 		}
-		next, err := a.rebuildOnRemote(ctx, res, base, local, auth)
+		tip, err := a.Repo.Fetch(ctx, a.Remote, a.Branch, auth)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (the commit %s stays on your local HEAD; re-run to push it)", err, short(local.String()))
 		}
-		if next == plumbing.ZeroHash {
-			res.UpToDate, res.Commit = true, ""
-			return nil
+		next, err := a.rebuild(res, build, base, local, tip)
+		if err != nil || next.IsZero() {
+			return err
 		}
 		local = next
 	}
@@ -94,14 +111,14 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 			return err // in: the remote has it all
 		}
 	}
-	pending, parent, err := a.pendingPlan(head, build)
+	pending, parent, err := a.pendingPlan(res, head, build)
 	if err != nil {
 		return err
 	}
 	if pending == nil && exists {
 		// HEAD holds other history; what matters is whether the remote
 		// holds the values.
-		if p, err := a.buildAt(tip, build); err == nil && len(p.Edits) == 0 {
+		if p, err := a.buildOn(tip, a.sourceOr(res, tip), build); err == nil && len(p.Edits) == 0 {
 			a.log().Info("the remote already holds every value; your other local commits are not pushed", "to", where)
 			return nil
 		}
@@ -110,21 +127,36 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 		return fmt.Errorf("%s is up to date locally, but %s lacks your local commits and the last one is not this promotion: "+
 			"push them yourself (git push %s HEAD:%s)", res.Plan.To, where, a.Remote, a.Branch)
 	}
-	a.log().Info("pushing the promotion an earlier run committed but did not push", "commit", head.String()[:12])
+	if a.Source != nil && a.Source.Rev == "" {
+		res.Source = parent.String() // what the earlier run read; HEAD only adds the target's edits
+	}
+	if err := a.checkSource(plumbing.NewHash(res.Source), tip, "nothing was pushed"); err != nil {
+		return err
+	}
+	a.log().Info("pushing the promotion an earlier run committed but did not push", "commit", short(head.String()))
 	res.Plan, res.Base, res.Commit = pending, parent.String(), head.String()
-	return a.pushLoop(ctx, res, build)
+	return a.pushLoop(ctx, res, build, auth, tip)
+}
+
+// sourceOr is the commit to read the source environment from when
+// planning on commit: the named source revision, else commit itself.
+func (a *Apply) sourceOr(res *Result, commit plumbing.Hash) plumbing.Hash {
+	if a.Source != nil && a.Source.Rev != "" {
+		return plumbing.NewHash(res.Source)
+	}
+	return commit
 }
 
 // pendingPlan rebuilds the plan on HEAD's parent and returns it, with the
 // parent, when HEAD changes exactly the plan's files to exactly the plan's
 // contents; nil when HEAD is anything else.
-func (a *Apply) pendingPlan(head plumbing.Hash, build BuildFunc) (*Plan, plumbing.Hash, error) {
+func (a *Apply) pendingPlan(res *Result, head plumbing.Hash, build BuildFunc) (*Plan, plumbing.Hash, error) {
 	info, err := a.Repo.CommitInfo(head)
 	if err != nil || len(info.Parents) != 1 {
 		return nil, plumbing.ZeroHash, err
 	}
 	parent := info.Parents[0]
-	p, err := a.buildAt(parent, build)
+	p, err := a.buildOn(parent, a.sourceOr(res, parent), build)
 	if err != nil || len(p.Edits) == 0 {
 		return nil, plumbing.ZeroHash, nil // not this promotion on its parent
 	}
@@ -140,46 +172,100 @@ func (a *Apply) pendingPlan(head plumbing.Hash, build BuildFunc) (*Plan, plumbin
 	return p, parent, nil
 }
 
-// rebuildOnRemote fetches the remote tip and re-applies the plan there.
-// It returns the new local commit, or ZeroHash when the remote already
-// holds every new value.
-func (a *Apply) rebuildOnRemote(ctx context.Context, res *Result, base, local plumbing.Hash, auth git.Auth) (plumbing.Hash, error) {
-	tip, err := a.Repo.Fetch(ctx, a.Remote, a.Branch, auth)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
+// rebuild re-applies the plan on the remote tip as a compare-and-swap,
+// commits it there and moves the local branch from local to that commit.
+// It returns the new commit, or ZeroHash when the remote already holds
+// every value (the local branch then moves to the tip). A stale source
+// environment puts HEAD back where the run found it; a field someone
+// changed to a third value moves the local branch to the tip, without
+// this run's commit, so that re-running builds on the new values.
+func (a *Apply) rebuild(res *Result, build BuildFunc, base, local, tip plumbing.Hash) (plumbing.Hash, error) {
+	where := a.Remote + "/" + a.Branch
 	if ok, err := a.Repo.IsAncestor(base, tip); err != nil {
 		return plumbing.ZeroHash, err
 	} else if !ok {
-		return plumbing.ZeroHash, fmt.Errorf("%s/%s does not contain %s, the commit this promotion was built on: pull or rebase first (the promotion commit %s stays on your local HEAD)",
-			a.Remote, a.Branch, base.String()[:12], local.String()[:12])
+		return plumbing.ZeroHash, fmt.Errorf("%s does not contain %s, the commit this promotion was built on: pull or rebase first (the promotion commit %s stays on your local HEAD)",
+			where, short(base.String()), short(local.String()))
+	}
+	if err := a.checkSource(plumbing.NewHash(res.Source), tip, "nothing was pushed"); err != nil {
+		return plumbing.ZeroHash, a.rollback(res, local, err)
 	}
 	fsys, err := a.Repo.TreeFS(tip)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	p, err := Rebase(res.Plan, fsys)
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		ce.Who, ce.Remote = a.blame(base, tip, ce.Edit), where
+		ce.Next = a.resetToTip(res, build, local, tip)
+		return plumbing.ZeroHash, ce
+	}
 	if err != nil {
-		var ce *ConflictError
-		if errors.As(err, &ce) {
-			ce.Who = a.blame(base, tip, ce.Edit)
-		}
-		return plumbing.ZeroHash, fmt.Errorf("re-applying on %s/%s: %w", a.Remote, a.Branch, err)
+		return plumbing.ZeroHash, fmt.Errorf("re-applying on %s: %w", where, err)
 	}
 	target := tip
 	if len(p.Edits) > 0 {
-		if target, err = a.commit(tip, p, res.Base); err != nil {
+		if target, err = a.commit(tip, p, a.sourceFor(res)); err != nil {
 			return plumbing.ZeroHash, err
 		}
 		res.Plan, res.Commit = p, target.String()
 	}
-	if err := a.Repo.SyncTo(local, target); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("moving the local branch to %s: %w", target.String()[:12], err)
+	if err := a.Repo.Move(git.Move{From: local, To: target}); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("moving the local branch to %s: %w", short(target.String()), err)
 	}
 	if len(p.Edits) == 0 {
+		res.UpToDate, res.Commit = true, ""
+		a.log().Info("the remote already holds every value", "to", where)
 		return plumbing.ZeroHash, nil
 	}
 	return target, nil
+}
+
+// rollback puts HEAD, the index and the files back where the run found
+// them, after cause refused the push.
+func (a *Apply) rollback(res *Result, local plumbing.Hash, cause error) error {
+	if local == res.start || res.start.IsZero() {
+		return cause
+	}
+	if err := a.Repo.Move(git.Move{From: local, To: res.start}); err != nil {
+		return fmt.Errorf("%w; putting your branch back at %s failed, it holds the promotion commit %s: %v",
+			cause, short(res.start.String()), short(local.String()), err)
+	}
+	res.Commit = ""
+	return cause
+}
+
+// resetToTip moves the local branch from local to the remote tip, dropping
+// this run's commit after a lost conflict, and says exactly what
+// re-running the same command will then do.
+func (a *Apply) resetToTip(res *Result, build BuildFunc, local, tip plumbing.Hash) string {
+	where := a.Remote + "/" + a.Branch
+	if err := a.Repo.Move(git.Move{From: local, To: tip}); err != nil {
+		return fmt.Sprintf("nothing was pushed; your branch still holds the promotion commit %s (moving it to %s failed: %v): "+
+			"run git reset --keep %s, then re-run to promote on top of the new values", short(local.String()), where, err, where)
+	}
+	res.Commit = ""
+	src := tip
+	if a.Source != nil && a.Source.Rev != "" {
+		// the re-run resolves the revision again, after this run's fetch
+		if h, err := a.Repo.Resolve(a.Source.Rev); err == nil {
+			src = h
+		}
+	}
+	next := fmt.Sprintf("nothing was pushed, and your branch now matches %s (%s)", where, short(tip.String()))
+	p, err := a.buildOn(tip, src, build)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: re-running the same command would refuse: %s", next, oneLine(err.Error()))
+	case len(p.Edits) == 0:
+		return next + ": re-running the same command finds nothing to do"
+	}
+	var sets []string
+	for _, r := range p.Rows {
+		sets = append(sets, fmt.Sprintf("set %s.%s from %s to %s", r.Component, r.Key, r.From, r.To))
+	}
+	return fmt.Sprintf("%s: re-running the same command will %s on top of it", next, strings.Join(sets, ", "))
 }
 
 // blame names the newest commit between base and tip that changed the
@@ -213,12 +299,13 @@ func (a *Apply) valueAt(c plumbing.Hash, e Edit) (string, error) {
 	return t.Value, err
 }
 
-// backoff grows exponentially from 50 ms to a 2 s cap, with full jitter so
-// racing pipelines spread out.
+// backoff grows exponentially from 100 ms to a 4 s cap, with full jitter
+// (anywhere from zero to the cap) so that racing pipelines spread out
+// rather than retry in step.
 func backoff(attempt int) time.Duration {
-	d := 50 * time.Millisecond << min(attempt, 6)
-	d = min(d, 2*time.Second)
-	return d/2 + rand.N(d/2+1)
+	d := 100 * time.Millisecond << min(attempt-1, 5)
+	d = min(d, 4*time.Second)
+	return time.Millisecond + rand.N(d)
 }
 
 func (a *Apply) sleep(ctx context.Context, d time.Duration) error {

@@ -27,6 +27,9 @@ func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %s disappeared: %w", e.Field(), e.File, ErrConflict)
 			}
 			if f, err = patch.Parse(data); err != nil {
+				if de := patch.InFile(e.File, err); de != nil {
+					return nil, de // never edited, whoever wrote it
+				}
 				return nil, fmt.Errorf("%s: %w: %w", e.Field(), err, ErrConflict)
 			}
 			p.keep(e.File, f) // materialize edits the parsed file
@@ -51,20 +54,30 @@ func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
 	return p, nil
 }
 
-// ConflictError says which field moved to what; Who is filled by callers
-// that can read history.
+// ConflictError says which field moved to what; callers that can read
+// history fill Who, and Remote and Next once they know what the run did.
 type ConflictError struct {
-	Edit  Edit
-	Found string
-	Who   string
+	Edit   Edit
+	Found  string
+	Who    string // author and commit that changed the field
+	Remote string // "origin/main"
+	Next   string // what was done about it, and what re-running will do
 }
 
 func (c *ConflictError) Error() string {
-	msg := fmt.Sprintf("%s is now %q on the remote (expected %q or %q)", c.Edit.Field(), c.Found, c.Edit.Old, c.Edit.New)
+	where := c.Remote
+	if where == "" {
+		where = "the remote"
+	}
+	msg := fmt.Sprintf("%s is now %q on %s (expected %q or %q)", c.Edit.Field(), c.Found, where, c.Edit.Old, c.Edit.New)
 	if c.Who != "" {
 		msg += ", changed by " + c.Who
 	}
-	return msg + ": " + ErrConflict.Error()
+	msg += ": " + ErrConflict.Error()
+	if c.Next != "" {
+		msg += "; " + c.Next
+	}
+	return msg
 }
 
 func (c *ConflictError) Unwrap() error { return ErrConflict }

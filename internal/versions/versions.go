@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/patch"
 )
 
 // ChartVersionKey is the field of a component that pins its chart.
@@ -80,8 +81,8 @@ func Read(path string, data []byte, comps []config.Component) (*File, error) {
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
-	if err := noDuplicateKeys(root); err != nil {
-		return nil, fmt.Errorf("reading %s: %w: %w", path, err, ErrParse)
+	if err := noDuplicateKeys(path, root); err != nil {
+		return nil, err
 	}
 	f := &File{Path: path}
 	for _, c := range comps {
@@ -127,22 +128,25 @@ func lookup(n *yaml.Node, path []string) *yaml.Node {
 
 // noDuplicateKeys rejects a mapping that repeats a key: YAML forbids it,
 // and readers disagree about which value wins.
-func noDuplicateKeys(n *yaml.Node) error {
+func noDuplicateKeys(path string, n *yaml.Node) error {
 	if n == nil {
 		return nil
 	}
 	if n.Kind == yaml.MappingNode {
-		seen := map[string]bool{}
+		first := map[string]int{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
-			if k.Kind == yaml.ScalarNode && seen[k.Value] {
-				return fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
+			if k.Kind != yaml.ScalarNode {
+				continue
 			}
-			seen[k.Value] = true
+			if line, ok := first[k.Value]; ok {
+				return &patch.DuplicateKeyError{File: path, Key: k.Value, Line: k.Line, First: line}
+			}
+			first[k.Value] = k.Line
 		}
 	}
 	for _, c := range n.Content {
-		if err := noDuplicateKeys(c); err != nil {
+		if err := noDuplicateKeys(path, c); err != nil {
 			return err
 		}
 	}

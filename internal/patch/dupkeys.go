@@ -1,0 +1,82 @@
+package patch
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+)
+
+// ErrDuplicateKey: a mapping repeats a key. YAML forbids it and readers
+// disagree about which value wins (yqlib edits the first, Argo CD and
+// Helm read the last), so no edit is made to such a file.
+var ErrDuplicateKey = errors.New("duplicate mapping key")
+
+// DuplicateKeyError locates the second occurrence of a key. Callers that
+// know the file name set File, and the message then starts "file:line".
+type DuplicateKeyError struct {
+	File        string
+	Key         string
+	Line, First int // lines of the repeated and of the first occurrence
+}
+
+func (e *DuplicateKeyError) Error() string {
+	at := fmt.Sprintf("line %d", e.Line)
+	if e.File != "" {
+		at = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	return fmt.Sprintf("%s: key %q is already defined at line %d: %s", at, e.Key, e.First, ErrDuplicateKey)
+}
+
+// InFile returns err with the file name set when it is a
+// *DuplicateKeyError, and nil otherwise.
+func InFile(file string, err error) *DuplicateKeyError {
+	var de *DuplicateKeyError
+	if !errors.As(err, &de) {
+		return nil
+	}
+	located := *de
+	located.File = file
+	return &located
+}
+
+func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
+
+// noDuplicateKeys walks every mapping of the documents; aliases are not
+// followed (their target is walked where it is defined).
+func noDuplicateKeys(docs []*yqlib.CandidateNode) error {
+	var walk func(n *yqlib.CandidateNode) error
+	walk = func(n *yqlib.CandidateNode) error {
+		if n == nil || n.Kind == yqlib.AliasNode {
+			return nil
+		}
+		if n.Kind == yqlib.MappingNode {
+			var first map[string]int
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yqlib.ScalarNode {
+					continue
+				}
+				if first == nil {
+					first = make(map[string]int, len(n.Content)/2)
+				}
+				if line, ok := first[k.Value]; ok {
+					return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: line}
+				}
+				first[k.Value] = k.Line
+			}
+		}
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, d := range docs {
+		if err := walk(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
