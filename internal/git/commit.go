@@ -72,7 +72,14 @@ func (r *Repo) CommitFilesOnto(parent plumbing.Hash, extra []plumbing.Hash, file
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("writing commit: %w", err)
 	}
-	if err := r.flushBatch(r.batch); err != nil {
+	// Journaled: Recover may then remove a half-published pack knowing
+	// that no run of this tool is writing one.
+	if err := r.begin(journal{Op: "commit"}); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	err = r.flushBatch(r.batch)
+	r.end()
+	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	r.subjects.Store(h, subject(msg))

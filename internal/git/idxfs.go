@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/go-git/go-billy/v5"
 )
@@ -20,28 +19,20 @@ import (
 // It is also the git directory go-git writes through (fetched packs, loose
 // objects), and makes those writes safe to kill: temporary files carry our
 // pid for Recover, every step passes the fault hook, and a fetched pack's
-// index is published after its pack, as git does (go-git writes the index
-// first, in place: a kill between the two left an index whose pack is
-// missing, and every later read of those objects failed with "packfile not
-// found").
-type idxFS struct {
-	billy.Filesystem
-	mu      sync.Mutex
-	pending map[string]string // pack index path -> its temporary file
-}
+// index is written to a temporary file and renamed into place (go-git
+// writes it in place, and a kill there left a truncated index).
+type idxFS struct{ billy.Filesystem }
 
-func newIdxFS(fs billy.Filesystem) *idxFS {
-	return &idxFS{Filesystem: fs, pending: map[string]string{}}
-}
+func newIdxFS(fs billy.Filesystem) idxFS { return idxFS{fs} }
 
-func (f *idxFS) Open(name string) (billy.File, error) {
+func (f idxFS) Open(name string) (billy.File, error) {
 	if !strings.HasSuffix(name, ".idx") {
 		return f.Filesystem.Open(name)
 	}
 	return f.readAll(name)
 }
 
-func (f *idxFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
+func (f idxFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
 		step("open-write", name)
 		return f.Filesystem.OpenFile(name, flag, perm)
@@ -52,9 +43,10 @@ func (f *idxFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, e
 	return f.readAll(name)
 }
 
-// Create defers a new pack index: it is written to a temporary file and
-// renamed into place right after its pack (see Rename).
-func (f *idxFS) Create(name string) (billy.File, error) {
+// Create writes a new pack index through a temporary file that its Close
+// renames into place, before go-git renames the pack (see flushBatch for
+// why that order).
+func (f idxFS) Create(name string) (billy.File, error) {
 	if !isPackFile(name, ".idx") {
 		step("open-write", name)
 		return f.Filesystem.Create(name)
@@ -63,57 +55,45 @@ func (f *idxFS) Create(name string) (billy.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	f.pending[name] = tmp.Name()
-	f.mu.Unlock()
-	return tmp, nil
+	return &renameOnClose{File: tmp, fs: f, dest: name}, nil
 }
 
-func (f *idxFS) TempFile(dir, prefix string) (billy.File, error) {
+func (f idxFS) TempFile(dir, prefix string) (billy.File, error) {
 	step("create", path.Join(dir, prefix))
 	return f.Filesystem.TempFile(dir, prefix+tempTag())
 }
 
-func (f *idxFS) Rename(from, to string) error {
+func (f idxFS) Rename(from, to string) error {
 	step("rename", to)
-	if err := f.Filesystem.Rename(from, to); err != nil {
-		return err
-	}
-	if !isPackFile(to, ".pack") {
-		return nil
-	}
-	idx := strings.TrimSuffix(to, ".pack") + ".idx"
-	f.mu.Lock()
-	tmp, ok := f.pending[idx]
-	delete(f.pending, idx)
-	f.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	step("rename", idx)
-	if err := f.Filesystem.Rename(tmp, idx); err != nil {
-		return err
-	}
-	return f.Chmod(idx, 0o444)
+	return f.Filesystem.Rename(from, to)
 }
 
-func (f *idxFS) Remove(name string) error {
+func (f idxFS) Remove(name string) error {
 	step("unlink", name)
 	return f.Filesystem.Remove(name)
 }
 
-// Chmod follows a deferred index to its temporary file; go-git makes packs
-// and their indexes read-only, as git does.
-func (f *idxFS) Chmod(name string, mode os.FileMode) error {
-	f.mu.Lock()
-	if tmp, ok := f.pending[name]; ok {
-		name = tmp
-	}
-	f.mu.Unlock()
+// Chmod keeps go-git's read-only packs and indexes read-only (it checks
+// for the capability, which the embedded interface hides).
+func (f idxFS) Chmod(name string, mode os.FileMode) error {
 	if c, ok := f.Filesystem.(billy.Chmod); ok {
 		return c.Chmod(name, mode)
 	}
 	return nil
+}
+
+// renameOnClose is a temporary file published under dest when closed.
+type renameOnClose struct {
+	billy.File
+	fs   idxFS
+	dest string
+}
+
+func (w *renameOnClose) Close() error {
+	if err := w.File.Close(); err != nil {
+		return err
+	}
+	return w.fs.Rename(w.File.Name(), w.dest)
 }
 
 func isPackFile(name, ext string) bool {
@@ -121,7 +101,7 @@ func isPackFile(name, ext string) bool {
 	return strings.HasSuffix(dir, "objects/pack/") && strings.HasPrefix(base, "pack-") && strings.HasSuffix(base, ext)
 }
 
-func (f *idxFS) readAll(name string) (billy.File, error) {
+func (f idxFS) readAll(name string) (billy.File, error) {
 	src, err := f.Filesystem.Open(name)
 	if err != nil {
 		return nil, err

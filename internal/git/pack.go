@@ -47,16 +47,17 @@ func (r *Repo) flushBatch(b *objectBatch) error {
 	if err != nil {
 		return err
 	}
-	// git's order: the pack first, its index last. A pack without an
-	// index is ignored, so a kill at any point leaves a valid repository
-	// (go-git's own PackfileWriter writes the index in place: a kill
-	// there left a truncated .idx that broke every git command).
+	// The index first, then the pack, each whole by rename. go-git lists
+	// packs and fails on one without its index ("packfile not found");
+	// git lists indexes and ignores one without its pack. So an index
+	// alone, which a kill between the two leaves, is harmless to both
+	// (and Recover removes it), where a pack alone broke every later run.
 	dir := filepath.Join(r.commonDir, "objects", "pack")
 	name := "pack-" + sum.String()
-	if err := r.writeObjectFile(dir, name+".pack", pack); err != nil {
+	if err := r.writeObjectFile(dir, name+".idx", idx); err != nil {
 		return err
 	}
-	if err := r.writeObjectFile(dir, name+".idx", idx); err != nil {
+	if err := r.writeObjectFile(dir, name+".pack", pack); err != nil {
 		return err
 	}
 	r.storage.Reindex()

@@ -34,10 +34,25 @@ type journal struct {
 
 func (r *Repo) journalPath() string { return filepath.Join(r.gitDir, journalName) }
 
-// begin publishes j before the operation touches anything. The journal is
-// written to a file of its own and hard-linked into place, so it appears
-// whole and only if no other operation holds it.
+// begin publishes j before the operation touches anything. An
+// interrupted operation's journal is recovered first; a live one's is
+// ErrBusy.
 func (r *Repo) begin(j journal) error {
+	err := r.publish(j)
+	if errors.Is(err, fs.ErrExist) {
+		if _, err = r.Recover(); err == nil {
+			err = r.publish(j)
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s appeared meanwhile: %w", r.journalPath(), ErrBusy)
+	}
+	return err
+}
+
+// publish writes j to a file of its own and hard-links it into place, so
+// the journal appears whole and only if there is none (fs.ErrExist).
+func (r *Repo) publish(j journal) error {
 	j.PID = os.Getpid()
 	data, err := json.Marshal(j)
 	if err != nil {
@@ -49,23 +64,14 @@ func (r *Repo) begin(j journal) error {
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", journalName, err)
 	}
-	defer func() { step("unlink", tmp); os.Remove(tmp) }()
-	for range 2 {
-		step("link", path)
-		err = os.Link(tmp, path)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-		// Recover is called first by every command, so a journal here is
-		// a live process's, or one that died a moment ago.
-		if _, rerr := r.Recover(); rerr != nil {
-			return rerr
-		}
-	}
-	if err != nil {
+	step("link", path)
+	err = os.Link(tmp, path)
+	step("unlink", tmp)
+	os.Remove(tmp)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("writing %s: %w", journalName, err)
 	}
-	return nil
+	return err
 }
 
 // end removes the journal: the operation is complete.
@@ -154,52 +160,107 @@ type Recovery struct {
 // Recover repairs what a killed operation left: it removes that process's
 // temporary files and lock files, and finishes an interrupted Move whose
 // HEAD had moved (writing the new content where a file still holds the old
-// or the new one; files edited since are left alone). It returns nil when
-// there was nothing to repair, and ErrBusy while the journal's owner runs.
+// or the new one; files edited since are left alone). It holds the journal
+// while it works, so no other run of this tool writes meanwhile. It
+// returns nil when there was no interrupted operation, and ErrBusy while
+// the journal's owner runs.
 func (r *Repo) Recover() (*Recovery, error) {
+	dead, claimed, err := r.claim()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.publish(journal{Op: "recover"}); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			err = fmt.Errorf("%s appeared meanwhile: %w", r.journalPath(), ErrBusy)
+		}
+		return nil, err
+	}
+	defer r.end()
 	r.removeDeadTemps()
-	data, err := os.ReadFile(r.journalPath())
-	if errors.Is(err, fs.ErrNotExist) {
+	if dead == nil {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", journalName, err)
-	}
-	var j journal
-	if err := json.Unmarshal(data, &j); err != nil {
-		// Never published half-written (see begin): not ours to read.
-		return nil, fmt.Errorf("%s is not a journal of this tool (%v); remove it if no promote runs", r.journalPath(), err)
-	}
-	if j.PID != os.Getpid() && processAlive(j.PID) {
-		return nil, fmt.Errorf("pid %d holds %s: %w; wait for it to finish", j.PID, r.journalPath(), ErrBusy)
-	}
-	for _, l := range j.Locks {
+	for _, l := range dead.Locks {
 		step("unlink", l)
 		os.Remove(l)
 	}
-	for _, f := range append(j.Writes, j.Deletes...) {
+	for _, f := range append(dead.Writes, dead.Deletes...) {
 		r.removeTempsOf(f)
 	}
-	rec := &Recovery{Op: j.Op, Commit: j.To}
-	if j.Op == "move" {
-		_, refPath, err := r.headTarget()
+	rec := &Recovery{Op: dead.Op, Commit: dead.To}
+	if dead.Op == "move" {
+		name, refPath, err := r.headTarget()
 		if err != nil {
 			return nil, err
 		}
-		name, _, _ := r.headTarget()
 		head, err := r.readRefValue(name, refPath)
 		if err != nil {
 			return nil, err
 		}
-		if head.String() == j.To {
-			if err := r.finishMove(j); err != nil {
-				return nil, fmt.Errorf("finishing the interrupted move to %s: %w", short(j.To), err)
+		if head.String() == dead.To {
+			if err := r.finishMove(*dead); err != nil {
+				return nil, fmt.Errorf("finishing the interrupted move to %s: %w", short(dead.To), err)
 			}
 			rec.Finished = true
 		}
 	}
-	r.end()
+	// Only now: killed above, the next Recover finds the claim again.
+	step("unlink", claimed)
+	os.Remove(claimed)
 	return rec, nil
+}
+
+// claim takes over the journal of a dead process: it is renamed aside
+// (only one claimant wins the rename) and returned with its new path. A
+// journal claimed by a recovery that was itself killed is returned again.
+// No journal: nil.
+func (r *Repo) claim() (*journal, string, error) {
+	path, claimed := r.journalPath(), r.journalPath()+".claimed"
+	j, err := readJournal(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if j != nil {
+		if j.PID != os.Getpid() && processAlive(j.PID) {
+			return nil, "", fmt.Errorf("pid %d holds %s: %w; wait for it to finish", j.PID, path, ErrBusy)
+		}
+		if j.Op == "recover" {
+			// A recovery was killed: what it had claimed is still claimed.
+			step("unlink", path)
+			os.Remove(path)
+		} else {
+			step("rename", claimed)
+			if err := os.Rename(path, claimed); errors.Is(err, fs.ErrNotExist) {
+				return nil, "", fmt.Errorf("%s was taken meanwhile: %w", path, ErrBusy)
+			} else if err != nil {
+				return nil, "", fmt.Errorf("claiming %s: %w", path, err)
+			}
+			return j, claimed, nil
+		}
+	}
+	// A claimed journal's recovery is dead: a live one would hold the
+	// journal above.
+	if j, err = readJournal(claimed); j == nil || err != nil {
+		return nil, "", err
+	}
+	return j, claimed, nil
+}
+
+// readJournal reads a journal file; nil if there is none.
+func readJournal(path string) (*journal, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		// Never published half-written (see publish): not ours to read.
+		return nil, fmt.Errorf("%s is not a journal of this tool (%v); remove it if no promote runs", path, err)
+	}
+	return &j, nil
 }
 
 // finishMove writes To's content into each file of the move that still
@@ -255,8 +316,10 @@ func tempTag() string { return fmt.Sprintf("gp%d_", os.Getpid()) }
 
 // removeDeadTemps deletes temporary files of dead processes of this tool
 // (objects/pack/tmp_*_gp<pid>_*, the journal's own temporary file), and
-// pack indexes whose pack is missing: go-git before this package wrote the
-// index first, and object look-ups then fail with "packfile not found".
+// pack indexes whose pack is missing: both pack writers publish the index
+// first (go-git reads only packs that have one), so a kill between the two
+// leaves an index that git and go-git ignore. Recover calls it while it
+// holds the journal: no run of this tool is writing a pack meanwhile.
 func (r *Repo) removeDeadTemps() {
 	packDir := filepath.Join(r.commonDir, "objects", "pack")
 	entries, _ := os.ReadDir(packDir)
@@ -277,7 +340,7 @@ func (r *Repo) removeDeadTemps() {
 	tmps, _ := filepath.Glob(r.journalPath() + ".tmp-*")
 	for _, t := range tmps {
 		var pid int
-		if _, err := fmt.Sscanf(filepath.Ext(t), ".tmp-%d", &pid); err == nil && !processAlive(pid) {
+		if _, err := fmt.Sscanf(filepath.Ext(t), ".tmp-%d", &pid); err == nil && pid != os.Getpid() && !processAlive(pid) {
 			step("unlink", t)
 			os.Remove(t)
 		}
