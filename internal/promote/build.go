@@ -100,6 +100,14 @@ func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, 
 	if err := build(fsys, cfg, req.To, sets, p); err != nil {
 		return nil, err
 	}
+	if !slices.ContainsFunc(sets, func(s fieldSet) bool { return s.key == versions.ChartVersionKey }) {
+		// No chart moves, so the plan read none of the target's manifests;
+		// parse them anyway, so that a duplicate key there refuses the
+		// promotion as it does when a chart moves.
+		if _, err := readManifests(fsys, cfg, req.To); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 

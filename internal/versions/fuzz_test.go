@@ -1,18 +1,29 @@
 package versions
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // FuzzRead: any versions file reads or fails cleanly; a field read from
-// it is found again by Lookup with the same value.
+// it is found again by Lookup with the same value; and a file Read
+// accepts has no duplicate key for yaml.v3's own check to find.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(prodYAML))
 	f.Add([]byte(preprodYAML))
 	f.Add([]byte("backup: {chartVersion: 1.0.0, imageTag: *x}\n"))
 	f.Add([]byte("dlt-node:\n  backend: [1, 2]\n"))
+	f.Add([]byte("backup:\n  imageTag: a\n  chartVersion: 1.0.0\n  imageTag: b\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Read("v.yaml", data, comps)
 		if err != nil {
 			return
+		}
+		var v any
+		if err := yaml.Unmarshal(data, &v); err != nil && strings.Contains(err.Error(), "already defined") {
+			t.Fatalf("Read accepted a duplicate key: %v", err)
 		}
 		for i, c := range file.Components {
 			for _, fld := range c.Fields {

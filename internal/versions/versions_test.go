@@ -2,11 +2,13 @@ package versions
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/patch"
 )
 
 var comps = []config.Component{
@@ -59,6 +61,22 @@ func TestReadBadYAML(t *testing.T) {
 	_, err := Read("versions/qa.yaml", []byte("a: [\n"), comps)
 	if !errors.Is(err, ErrParse) || err.Error() == "" {
 		t.Fatalf("err = %v, want ErrParse", err)
+	}
+}
+
+// A repeated key anywhere in the file (not only in a component) is an
+// error naming file:line and the first occurrence: readers disagree about
+// which value wins.
+func TestReadDuplicateKey(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"dlt-node:\n  backend:\n    imageTag: v1\n    imageTag: v2\n", `versions/qa.yaml:4: key "imageTag" is already defined at line 3`},
+		{"backup: {chartVersion: 1.0.0}\nother: 1\nbackup: {chartVersion: 2.0.0}\n", `versions/qa.yaml:3: key "backup" is already defined at line 1`},
+		{"notes:\n  a: 1\n  a: 2\n", `versions/qa.yaml:3: key "a" is already defined at line 2`},
+	} {
+		_, err := Read("versions/qa.yaml", []byte(tt.in), comps)
+		if !errors.Is(err, patch.ErrDuplicateKey) || err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Read(%q) = %v, want %q", tt.in, err, tt.want)
+		}
 	}
 }
 
