@@ -110,3 +110,42 @@ func TestApplyUpToDateWithOtherLocalCommits(t *testing.T) {
 		t.Errorf("remote main moved to %s: local commits pushed", got)
 	}
 }
+
+// An unpushed promotion whose source env the remote has moved since is
+// not pushed as it is: the rerun refuses, names the field and the two
+// ways out for a commit a pull cannot fast-forward; --source-rev HEAD then
+// pushes it, rebuilt on the remote tip.
+func TestPendingPromotionWithStaleSource(t *testing.T) {
+	f := newFleet(t)
+	local := failPush(t, f)
+	other := f.clone(t, "other", "Other Pipeline")
+	editAndPush(t, other, "versions/qa.yaml", `imageTag: "v3.2.0"`, `imageTag: "v3.3.0"`, "pin api v3.3.0")
+	theirs := gitRun(t, f.Remote, "rev-parse", "main")
+
+	r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push")
+	if r.code != 1 {
+		t.Fatalf("rerun: exit %d, want 1\n%s", r.code, r.errOut)
+	}
+	for _, want := range []string{"ledger-node.api.imageTag: local v3.2.0, origin/main v3.3.0", "git reset --keep origin/main", "--source-rev HEAD"} {
+		if !strings.Contains(r.errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.errOut)
+		}
+	}
+	if got := gitRun(t, f.Remote, "rev-parse", "main"); got != theirs {
+		t.Errorf("remote moved to %s", got)
+	}
+	if got := gitRun(t, f.Dir, "rev-parse", "HEAD"); got != local {
+		t.Errorf("local HEAD moved from the pending %s to %s", local, got)
+	}
+
+	r = f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--push", "--source-rev", "HEAD")
+	if r.code != 0 {
+		t.Fatalf("with --source-rev HEAD: exit %d\n%s", r.code, r.errOut)
+	}
+	if parent := gitRun(t, f.Remote, "rev-parse", "main^1"); parent != theirs {
+		t.Errorf("pushed on %s, want the remote tip %s", parent, theirs)
+	}
+	if got := gitRun(t, f.Remote, "show", "main:versions/preprod.yaml"); !strings.Contains(got, `imageTag: "v3.2.0"`) {
+		t.Errorf("preprod does not carry the local v3.2.0:\n%s", got)
+	}
+}

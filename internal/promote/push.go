@@ -129,6 +129,10 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 		res.Source = parent.String() // what the earlier run read; HEAD only adds the target's edits
 	}
 	if err := a.checkSource(plumbing.NewHash(res.Source), tip, "nothing was pushed"); err != nil {
+		var se *SourceMismatchError
+		if errors.As(err, &se) {
+			se.Pending = head.String()
+		}
 		return err
 	}
 	a.log().Info("pushing the promotion an earlier run committed but did not push", "commit", short(head.String()))

@@ -66,6 +66,9 @@ type SourceMismatchError struct {
 	Local, Tip    string // the two commits
 	Fields        []string
 	NothingPushed string // what was (not) done, for the message
+	// Pending is the unpushed promotion commit an earlier run left on
+	// HEAD, if that is what was refused: pulling cannot fast-forward it.
+	Pending string
 }
 
 func (e *SourceMismatchError) Error() string {
@@ -74,6 +77,11 @@ func (e *SourceMismatchError) Error() string {
 		e.Env, short(e.Local), e.Env, e.Remote, short(e.Tip), ErrSourceMoved, e.NothingPushed)
 	for _, f := range e.Fields {
 		fmt.Fprintf(&b, "  %s\n", f)
+	}
+	if e.Pending != "" {
+		fmt.Fprintf(&b, "either drop the unpushed promotion %s (git reset --keep %s) and re-run to promote %s's values, or re-run with --source-rev HEAD to push it as it is",
+			short(e.Pending), e.Remote, e.Remote)
+		return b.String()
 	}
 	fmt.Fprintf(&b, "either pull (git pull --ff-only) and re-run to promote %s's values, or re-run with --source-rev HEAD to promote your local ones", e.Remote)
 	return b.String()
