@@ -95,7 +95,7 @@ func TestUsageErrors(t *testing.T) {
 		{"check stray", `check takes no arguments, got "stray"; see 'promote check --help'`},
 		{"plan --from", "--from needs a value; see 'promote plan --help'"},
 		{"apply --from qa --to preprod --token abc", "unknown flag --token"},
-		{"pin --env qa a.b.imageTag=v1 --source-rev HEAD", "unknown flag --source-rev for pin (plan and apply take it)"},
+		{"pin --env qa a.b.imageTag=v1 --source-rev HEAD", "unknown flag --source-rev for pin (apply and plan take it)"},
 		{"apply --from qa --to preprod --push-timeout -1s", "--push-timeout must not be negative"},
 		{"apply --from qa --to preprod --push-timeout soon", "--push-timeout"},
 		{"plan -x", "unknown flag -x in -x"},
