@@ -3,15 +3,20 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/gitserver"
 )
 
 // pushers is how many processes TestManyConcurrentPushersAllLand races.
@@ -154,4 +159,48 @@ func spread(m map[int]int) string {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestPushGivesUpSayingWhatItTried: when the branch moves before every
+// push (another pipeline lands each time), the run stops at the push
+// timeout and says what it tried: attempts, time, the timeout and the
+// last error. Its commit, rebuilt on the last tip, stays on HEAD, and a
+// later run pushes it.
+func TestPushGivesUpSayingWhatItTried(t *testing.T) {
+	f := newFleet(t)
+	racer := f.clone(t, "racer", "Racing Pipeline")
+	var racing atomic.Bool
+	racing.Store(true)
+	srv := gitserver.New(t, f.Remote, goodToken, gitserver.WithTLS(), gitserver.WithWrap(func(backend http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack") && racing.Load() {
+				racerPush(t, racer, f.Remote)
+			}
+			backend.ServeHTTP(w, r)
+		})
+	}))
+	gitRun(t, f.Dir, "remote", "set-url", "origin", srv.URL)
+	env := processEnv(t, "GIT_TOKEN="+goodToken, "SSL_CERT_FILE="+srv.CAFile)
+	args := []string{"pin", "--env", "qa", "gateway.imageTag=v1.11", "--skip-chart-check", "--push", "--push-timeout", "2s"}
+	r := runPromote(t, f.Dir, env, args...)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.errOut)
+	}
+	last := lastLine(r.errOut)
+	for _, re := range []string{`gave up after \d+ attempts in [0-9.]+m?s \(--push-timeout 2s\)`, `stays on your local HEAD \(re-run to push it\)`, `last error: .*(failed to update ref|cannot lock ref)`} {
+		if !regexp.MustCompile(re).MatchString(last) {
+			t.Errorf("last line does not match %s:\n%s", re, last)
+		}
+	}
+	if log := gitRun(t, f.Remote, "log", "--format=%s", "main"); strings.Contains(log, "pin gateway") {
+		t.Errorf("the pin landed although every push was rejected:\n%s", log)
+	}
+	racing.Store(false)
+	r = runPromote(t, f.Dir, env, args...)
+	if r.code != 0 || !strings.Contains(r.out, "an earlier run committed but did not push") {
+		t.Fatalf("rerun: exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	if got := gitRun(t, f.Remote, "show", "main:versions/qa.yaml"); !strings.Contains(got, "imageTag: \"v1.11\"") && !strings.Contains(got, "imageTag: v1.11") {
+		t.Errorf("the pin did not land:\n%s", got)
+	}
 }
