@@ -42,6 +42,9 @@ type Config struct {
 	Ordering ordercfg.Config `yaml:"ordering,omitempty"`
 	// Argo describes the Argo CD installation manifestdiff renders like.
 	Argo ArgoCD `yaml:"argocd,omitempty"`
+	// Live lists the environments `manifestdiff --live` may compare with
+	// their cluster (QA in the spec: the only one a runner may reach).
+	Live []LiveEnv `yaml:"live,omitempty"`
 }
 
 // Component maps a key path of the versions file to the Helm chart whose
@@ -63,6 +66,7 @@ type rawConfig struct {
 	Ignore       []string        `yaml:"ignore"`
 	Ordering     ordercfg.Config `yaml:"ordering"`
 	Argo         ArgoCD          `yaml:"argocd"`
+	Live         []LiveEnv       `yaml:"live"`
 }
 
 type rawComponent struct {
@@ -93,7 +97,7 @@ func Parse(data []byte) (*Config, error) {
 	c := &Config{
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
-		Ordering: raw.Ordering, Argo: raw.Argo,
+		Ordering: raw.Ordering, Argo: raw.Argo, Live: raw.Live,
 	}
 	comps, err := parseComponents(&raw.Components)
 	if err != nil {
@@ -187,6 +191,9 @@ func (c *Config) validate() error {
 		return invalid(0, "components: at least one is required")
 	}
 	if err := c.Argo.validate(); err != nil {
+		return err
+	}
+	if err := c.validateLive(); err != nil {
 		return err
 	}
 	if err := c.Ordering.Validate(c.Environments); err != nil {
