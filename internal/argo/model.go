@@ -39,7 +39,25 @@ type App struct {
 
 	Annotations, Labels map[string]string
 	Automated           bool // syncPolicy.automated present and not disabled
-	Sources             []Source
+	// Prune is syncPolicy.automated.prune on an auto-synced app: only then
+	// does a sync delete live objects the render no longer has.
+	Prune bool `json:",omitempty"`
+	// IgnoreDifferences is spec.ignoreDifferences, read by the live diff.
+	IgnoreDifferences []IgnoreDifference `json:",omitempty"`
+	Sources           []Source
+}
+
+// IgnoreDifference is one spec.ignoreDifferences entry: which objects
+// (group and kind are globs; name and namespace match exactly when set)
+// and which of their fields to leave out of a live comparison.
+type IgnoreDifference struct {
+	Group                 string   `yaml:"group" json:",omitempty"`
+	Kind                  string   `yaml:"kind" json:",omitempty"`
+	Name                  string   `yaml:"name" json:",omitempty"`
+	Namespace             string   `yaml:"namespace" json:",omitempty"`
+	JSONPointers          []string `yaml:"jsonPointers" json:",omitempty"`
+	JQPathExpressions     []string `yaml:"jqPathExpressions" json:",omitempty"`
+	ManagedFieldsManagers []string `yaml:"managedFieldsManagers" json:",omitempty"`
 }
 
 // Source is one entry of spec.source or spec.sources after templating.

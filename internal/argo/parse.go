@@ -6,8 +6,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// rawMeta and rawSpec hold the parts of an Application the render needs;
-// other spec fields (ignoreDifferences, info, ...) do not affect manifests.
+// rawMeta and rawSpec hold the parts of an Application the render and the
+// live diff need; other spec fields (info, ...) affect neither.
 type rawMeta struct {
 	Name        string            `yaml:"name"`
 	Annotations map[string]string `yaml:"annotations"`
@@ -26,6 +26,7 @@ type rawSpec struct {
 	SyncPolicy struct {
 		Automated yaml.Node `yaml:"automated"`
 	} `yaml:"syncPolicy"`
+	IgnoreDifferences []IgnoreDifference `yaml:"ignoreDifferences"`
 }
 
 // parseApp reads a plain Application document.
@@ -57,6 +58,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) 
 		Kind: "Application", AppSet: appSet, Project: spec.Project,
 		Namespace: spec.Destination.Namespace, Server: spec.Destination.Server,
 		Annotations: meta.Annotations, Labels: meta.Labels,
+		IgnoreDifferences: spec.IgnoreDifferences,
 	}
 	if appSet != "" {
 		a.Kind = "ApplicationSet"
@@ -65,7 +67,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) 
 		a.Server = spec.Destination.Name
 	}
 	var err error
-	if a.Automated, err = automated(&spec.SyncPolicy.Automated); err != nil {
+	if a.Automated, a.Prune, err = automated(&spec.SyncPolicy.Automated); err != nil {
 		return App{}, ctx(err)
 	}
 	if a.Sources, err = d.sources(&spec); err != nil {
@@ -75,18 +77,20 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) 
 }
 
 // automated mirrors Argo CD: an automated block turns auto-sync on unless
-// it says enabled: false (Argo CD 3).
-func automated(n *yaml.Node) (bool, error) {
+// it says enabled: false (Argo CD 3); its prune flag matters only then.
+func automated(n *yaml.Node) (on, prune bool, err error) {
 	if n.Kind == 0 || isNull(n) {
-		return false, nil
+		return false, false, nil
 	}
 	var v struct {
 		Enabled *bool `yaml:"enabled"`
+		Prune   bool  `yaml:"prune"`
 	}
 	if err := n.Decode(&v); err != nil {
-		return false, fmt.Errorf("syncPolicy.automated: %w", err)
+		return false, false, fmt.Errorf("syncPolicy.automated: %w", err)
 	}
-	return v.Enabled == nil || *v.Enabled, nil
+	on = v.Enabled == nil || *v.Enabled
+	return on, on && v.Prune, nil
 }
 
 // sources reads spec.sources, or spec.source when sources is empty, which
