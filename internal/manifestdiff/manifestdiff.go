@@ -44,6 +44,11 @@ type Diff struct {
 	Charts   ChartFetcher
 	Parallel int                   // renders at once; 0 = GOMAXPROCS
 	Progress func(done, total int) // called after each render, if set
+	// Live, if set, also compares the apps of the config's live envs with
+	// their cluster.
+	Live *Live
+
+	live map[string]bool // envs compared live
 }
 
 // pair is one app name of one env at both revisions (either may be nil).
@@ -67,6 +72,14 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	liveEnvs, err := d.liveEnvs(envs)
+	if err != nil {
+		return rep, err
+	}
+	d.live = map[string]bool{}
+	for _, e := range liveEnvs {
+		d.live[e] = true
+	}
 	var pairs []*pair
 	for _, env := range envs {
 		ps, err := d.discover(env)
@@ -86,12 +99,19 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		if p.result.Status == report.StatusError {
 			failed++
 		}
+	}
+	var liveErr error
+	if len(liveEnvs) > 0 {
+		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
+	}
+	for _, p := range pairs {
 		rep.Apps = append(rep.Apps, p.result)
 	}
+	var renderErr error
 	if failed > 0 {
-		return rep, fmt.Errorf("%d app(s) failed to render: %w", failed, ErrRender)
+		renderErr = fmt.Errorf("%d app(s) failed to render: %w", failed, ErrRender)
 	}
-	return rep, nil
+	return rep, errors.Join(renderErr, liveErr)
 }
 
 // discover pairs env's apps at both revisions by name, sorted by name. A
@@ -198,6 +218,9 @@ func (d *Diff) plan(p *pair) []job {
 	}
 	if kb == kh {
 		p.result.Status = report.StatusUnchanged
+		if d.live[p.env] {
+			return []job{{p, 1}} // the cluster is compared with every app
+		}
 		return nil
 	}
 	return []job{{p, 0}, {p, 1}, {p, 2}}

@@ -4,14 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 // jsonReport is the document JSON writes.
 type jsonReport struct {
-	Base    string    `json:"base"`
-	Head    string    `json:"head"`
-	Apps    []jsonApp `json:"apps"`
-	Summary Summary   `json:"summary"`
+	Base     string        `json:"base"`
+	Head     string        `json:"head"`
+	LiveEnvs []jsonLiveEnv `json:"liveEnvs,omitempty"`
+	Apps     []jsonApp     `json:"apps"`
+	Summary  Summary       `json:"summary"`
 }
 
 type jsonApp struct {
@@ -21,6 +24,7 @@ type jsonApp struct {
 	Error       string         `json:"error,omitempty"`
 	NotRendered string         `json:"notRendered,omitempty"`
 	Resources   []jsonResource `json:"resources"`
+	Live        *jsonLive      `json:"live,omitempty"`
 }
 
 type jsonResource struct {
@@ -39,6 +43,17 @@ type jsonSecretKey struct {
 	Status string `json:"status"`
 }
 
+func toJSONResource(res diff.ResourceDiff) jsonResource {
+	jr := jsonResource{
+		APIVersion: res.APIVersion, Kind: res.Kind, Namespace: res.Namespace, Name: res.Name,
+		Status: string(res.Status), Diff: res.Diff, Generated: res.Generated,
+	}
+	for _, k := range res.SecretKeys {
+		jr.SecretKeys = append(jr.SecretKeys, jsonSecretKey{Key: k.Key, Status: k.Status})
+	}
+	return jr
+}
+
 // JSON writes the report as one indented JSON document:
 //
 //	{
@@ -55,23 +70,20 @@ type jsonSecretKey struct {
 //	  "summary": {see Summary}
 //	}
 //
+// With --live, "liveEnvs" lists each compared env's cluster and every app
+// of those envs has "live" (see jsonLive).
+//
 // Apps come in environment order (first appearance), then by name; unchanged
 // resources are left out, so unchanged apps have "resources": [].
 func JSON(w io.Writer, r Report) error {
-	doc := jsonReport{Base: r.Base, Head: r.Head, Apps: []jsonApp{}, Summary: r.Summary()}
+	doc := jsonReport{Base: r.Base, Head: r.Head, LiveEnvs: toJSONLiveEnvs(r.LiveEnvs), Apps: []jsonApp{}, Summary: r.Summary()}
 	for _, g := range r.ordered() {
 		for _, a := range g.Apps {
 			ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Resources: []jsonResource{}}
 			for _, res := range changedResources(a) {
-				jr := jsonResource{
-					APIVersion: res.APIVersion, Kind: res.Kind, Namespace: res.Namespace, Name: res.Name,
-					Status: string(res.Status), Diff: res.Diff, Generated: res.Generated,
-				}
-				for _, k := range res.SecretKeys {
-					jr.SecretKeys = append(jr.SecretKeys, jsonSecretKey{Key: k.Key, Status: k.Status})
-				}
-				ja.Resources = append(ja.Resources, jr)
+				ja.Resources = append(ja.Resources, toJSONResource(res))
 			}
+			ja.Live = toJSONLive(a.Live)
 			doc.Apps = append(doc.Apps, ja)
 		}
 	}

@@ -44,6 +44,7 @@ func Markdown(w io.Writer, r Report) error {
 	for _, g := range r.ordered() {
 		writeEnv(&b, r, g, index)
 	}
+	writeLiveMarkdown(&b, r)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write markdown report: %w", err)
 	}
@@ -53,6 +54,9 @@ func Markdown(w io.Writer, r Report) error {
 // writeFailures puts render failures at the very top: a reviewer must not
 // read a partial diff as a complete one.
 func writeFailures(b *bytes.Buffer, r Report) {
+	for _, w := range liveWarnings(r) {
+		fmt.Fprintf(b, "> :warning: **%s**\n\n", escape(w))
+	}
 	failed := r.failed()
 	if len(failed) == 0 {
 		return

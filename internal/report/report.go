@@ -34,12 +34,17 @@ type App struct {
 	// NotRendered says why a source type (e.g. kustomize) was not rendered.
 	NotRendered string
 	Resources   []diff.ResourceDiff
+	// Live is the app compared with its env's cluster; nil without --live
+	// or outside the live envs.
+	Live *Live
 }
 
 // Report is the comparison of every app between two revisions.
 type Report struct {
 	Base, Head string
 	Apps       []App
+	// LiveEnvs are the envs compared with their cluster (--live).
+	LiveEnvs []LiveEnv
 }
 
 // AppStatus derives changed or unchanged from an app's resource diffs, for

@@ -47,6 +47,8 @@ type Summary struct {
 	Resources   ResourceCounts `json:"resources"`
 	Errors      int            `json:"errors"`
 	NotRendered int            `json:"notRendered"`
+	// Live is present with --live only.
+	Live *LiveCounts `json:"live,omitempty"`
 }
 
 // Summary counts apps by status, overall and per environment (in report
@@ -76,6 +78,10 @@ func (r Report) Summary() Summary {
 		s.ByEnv = append(s.ByEnv, ec)
 	}
 	s.Errors = s.ByStatus.Error
+	if r.anyLive() {
+		s.Live = &LiveCounts{}
+		s.Live.add(r)
+	}
 	return s
 }
 

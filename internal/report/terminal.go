@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 // ANSI SGR sequences.
@@ -40,6 +42,9 @@ func Diff(w io.Writer, r Report, color bool) error {
 		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold+ansiRed, fmt.Sprintf("%d %s failed to render, so this diff is incomplete: %s",
 			len(failed), plural(len(failed), "app", "apps"), strings.Join(names, ", "))))
 	}
+	for _, w := range liveWarnings(r) {
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold+ansiRed, w))
+	}
 	s := r.Summary()
 	if !s.anyChange() && s.Errors == 0 && s.NotRendered == 0 {
 		b.WriteString("No changes.\n")
@@ -51,6 +56,7 @@ func Diff(w io.Writer, r Report, color bool) error {
 			}
 		}
 	}
+	writeLiveTerminal(&b, p, r)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write diff: %w", err)
 	}
@@ -67,17 +73,21 @@ func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
 	}
 	for _, rd := range changedResources(a) {
 		fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", rd.Kind, resourceName(rd), rd.Status)))
-		for _, k := range rd.SecretKeys {
-			if k.Status != "unchanged" {
-				fmt.Fprintf(b, "secret key %s: %s\n", k.Key, k.Status)
-			}
-		}
-		for _, g := range rd.Generated {
-			fmt.Fprintf(b, "generated (not compared): %s\n", g)
-		}
+		writeTerminalNotes(b, rd)
 		for _, l := range splitKeep(rd.Diff) {
 			b.WriteString(colourLine(p, l) + "\n")
 		}
+	}
+}
+
+func writeTerminalNotes(b *bytes.Buffer, rd diff.ResourceDiff) {
+	for _, k := range rd.SecretKeys {
+		if k.Status != "unchanged" {
+			fmt.Fprintf(b, "secret key %s: %s\n", k.Key, k.Status)
+		}
+	}
+	for _, g := range rd.Generated {
+		fmt.Fprintf(b, "generated (not compared): %s\n", g)
 	}
 }
 
