@@ -1,0 +1,197 @@
+//go:build live
+
+package manifestdiff
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/kube"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/testutil/kubeserver"
+)
+
+// liveRepo is a repository written by the bench generator
+// (shared/bench/gen_gitops_repo.py, as the spec lays it out), with its
+// packaged charts.
+type liveRepo struct {
+	fs     fstest.MapFS
+	charts string
+}
+
+// generateRepo runs the bench generator for two nodes in qa and preprod,
+// and makes qa (and, through an unreachable context, preprod) live envs.
+func generateRepo(t *testing.T) liveRepo {
+	t.Helper()
+	shared := os.Getenv("SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "..", "shared")
+	}
+	gen := filepath.Join(shared, "bench", "gen_gitops_repo.py")
+	if _, err := os.Stat(gen); err != nil {
+		t.Fatalf("the repository generator is needed (set SHARED to the shared/ directory): %v", err)
+	}
+	out := t.TempDir()
+	cmd := exec.Command("python3", gen, "--out", out, "--nodes", "2", "--envs", "qa,preprod", "--helm-url", "http://127.0.0.1:9/charts")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", gen, err, b)
+	}
+	src := os.DirFS(filepath.Join(out, "repo"))
+	m := fstest.MapFS{}
+	err := fs.WalkDir(src, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		m[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := m[config.FileName]
+	cfg.Data = append(cfg.Data, []byte("live: [qa, {env: preprod, context: unreachable}]\n")...)
+	return liveRepo{fs: m, charts: filepath.Join(out, "charts")}
+}
+
+// dirCharts serves <chart>-<version>.tgz from a directory, as --charts-dir.
+type dirCharts string
+
+func (d dirCharts) Fetch(_ context.Context, _, chart, version string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(string(d), chart+"-"+version+".tgz"))
+}
+
+// crds are what the generated repo's objects need besides the built-in
+// kinds: Argo CD's own, and the platform's ProjectApplicationTemplate.
+var crds = []struct{ group, kind, plural string }{
+	{"argoproj.io", "Application", "applications"},
+	{"argoproj.io", "ApplicationSet", "applicationsets"},
+	{"platform.example.com", "ProjectApplicationTemplate", "projectapplicationtemplates"},
+}
+
+func crd(group, kind, plural string) map[string]any {
+	return map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": plural + "." + group},
+		"spec": map[string]any{
+			"group": group, "scope": "Namespaced",
+			"names": map[string]any{"kind": kind, "plural": plural, "singular": strings.ToLower(kind), "listKind": kind + "List"},
+			"versions": []any{map[string]any{
+				"name": "v1alpha1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}},
+			}},
+		},
+	}
+}
+
+// renderEnv renders every app of env at a revision, as manifestdiff does.
+func renderEnv(t *testing.T, repo liveRepo, fsys fstest.MapFS, env string) map[string][]diff.Resource {
+	t.Helper()
+	cfg, err := config.Parse(fsys[config.FileName].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := argo.Discover(fsys, cfg, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Diff{Config: cfg, Charts: dirCharts(repo.charts)}
+	out := map[string][]diff.Resource{}
+	for i := range apps {
+		m, note, err := d.renderApp(context.Background(), &apps[i], Side{Name: "sync", Rev: "s", FS: fsys})
+		if err != nil || note != "" {
+			t.Fatalf("rendering %s: %v %s", apps[i].Name, err, note)
+		}
+		rs, err := diff.Parse(m, apps[i].Namespace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[apps[i].Name] = rs
+		out["\x00ns:"+apps[i].Namespace] = nil
+	}
+	return out
+}
+
+// syncEnv applies env's render to the cluster as an Argo CD sync with
+// server-side apply does: destination namespaces, CRDs, then every object
+// but hooks, under Argo CD's field manager.
+func syncEnv(t *testing.T, c *kubeserver.Client, repo liveRepo, fsys fstest.MapFS, env string) {
+	t.Helper()
+	ctx := context.Background()
+	rendered := renderEnv(t, repo, fsys, env)
+	var names []string
+	for k := range rendered {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if ns, ok := strings.CutPrefix(k, "\x00ns:"); ok && ns != "" {
+			mustApply(t, c, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}, "setup")
+		}
+	}
+	for _, d := range crds {
+		mustApply(t, c, crd(d.group, d.kind, d.plural), "setup")
+		if err := c.WaitEstablished(ctx, schema.GroupVersionKind{Group: d.group, Version: "v1alpha1", Kind: d.kind}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range names {
+		for _, r := range rendered[k] {
+			if a, _ := r.Object["metadata"].(map[string]any)["annotations"].(map[string]any); a["argocd.argoproj.io/hook"] != nil {
+				continue
+			}
+			mustApply(t, c, r.Object, kube.Manager)
+		}
+	}
+}
+
+func mustApply(t *testing.T, c *kubeserver.Client, obj map[string]any, manager string) {
+	t.Helper()
+	if err := c.Apply(context.Background(), obj, manager); err != nil {
+		t.Fatalf("applying %v %v: %v", obj["kind"], obj["metadata"].(map[string]any)["name"], err)
+	}
+}
+
+// liveRun runs a live manifestdiff of base against head.
+func liveRun(t *testing.T, repo liveRepo, base, head fstest.MapFS, kubeconfig, context string, envs ...string) (report.Report, error) {
+	t.Helper()
+	cfg, err := config.Parse(head[config.FileName].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Diff{Config: cfg, Charts: dirCharts(repo.charts), Envs: envs, Parallel: 4,
+		Base: Side{Name: "main", Rev: "b", FS: base}, Head: Side{Name: "mr", Rev: "h", FS: head},
+		Live: &Live{Kube: kube.Options{Kubeconfig: kubeconfig, Context: context}}}
+	return d.Run(t.Context())
+}
+
+// liveIndex maps "app|section|action|Kind ns/name" to the resource, for
+// assertions; section is "change" or "drift".
+func liveIndex(t *testing.T, rep report.Report) map[string]report.LiveResource {
+	t.Helper()
+	m := map[string]report.LiveResource{}
+	for _, a := range rep.Apps {
+		if a.Live == nil {
+			continue
+		}
+		for sec, list := range map[string][]report.LiveResource{"change": a.Live.Changes, "drift": a.Live.Drift} {
+			for _, r := range list {
+				m[fmt.Sprintf("%s|%s|%s|%s %s/%s", a.Name, sec, r.Action, r.Kind, r.Namespace, r.Name)] = r
+			}
+		}
+	}
+	return m
+}

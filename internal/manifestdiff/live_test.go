@@ -1,0 +1,294 @@
+//go:build live
+
+package manifestdiff
+
+// The live diff against a real kube-apiserver (etcd and kube-apiserver
+// built from the module proxy; `make test-live`). The generated repo's QA
+// env is synced to the cluster first, as Argo CD would; each case then
+// edits the cluster or the head revision and reads the report.
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/testutil/kubeserver"
+)
+
+const (
+	alphaNS    = "dlt-node-alpha"
+	betaNS     = "dlt-node-beta"
+	alphaFront = "dlt-node-alpha-frontend-qa"
+	betaFront  = "dlt-node-beta-frontend-qa"
+	alphaBack  = "dlt-node-alpha-backend-qa"
+)
+
+func TestLive(t *testing.T) {
+	srv := kubeserver.Start(t)
+	kubeconfig := srv.Kubeconfig(t)
+	admin := srv.Client(t, kubeserver.Admin)
+	repo := generateRepo(t)
+	main := repo.fs
+	syncEnv(t, admin, repo, main, "qa")
+	ctx := context.Background()
+
+	t.Run("synced env has no changes but generated values", func(t *testing.T) {
+		rep, err := liveRun(t, repo, main, main, kubeconfig, "", "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.LiveEnvs) != 1 || rep.LiveEnvs[0].Error != "" || len(rep.LiveEnvs[0].Findings) != 0 {
+			t.Fatalf("live envs = %+v", rep.LiveEnvs)
+		}
+		compared := 0
+		for _, a := range rep.Apps {
+			if a.Live == nil || a.Live.Error != "" || len(a.Live.Findings) > 0 {
+				t.Errorf("%s: live = %+v", a.Name, a.Live)
+				continue
+			}
+			compared++
+		}
+		if compared < 10 {
+			t.Fatalf("only %d apps compared", compared)
+		}
+		// The vault chart draws its unseal token with randAlphaNum: a new
+		// render never matches the live one, as Argo CD reports it too.
+		for k, r := range liveIndex(t, rep) {
+			if !strings.Contains(k, "|update|Secret ") && !strings.Contains(k, "|modified|Secret ") || !strings.HasSuffix(k, "-unseal") {
+				t.Errorf("unexpected %s:\n%s", k, r.Diff)
+				continue
+			}
+			if !slices.Equal(keys(r), []string{"data.token changed"}) {
+				t.Errorf("%s: secret keys %v", k, r.SecretKeys)
+			}
+		}
+	})
+
+	// The cluster as people leave it: a manual scale, a hot-fixed label,
+	// objects a chart no longer renders, a field another manager took
+	// over. (A field nobody rendered, added by hand, never shows: the dry
+	// run leaves other managers' fields alone, as Argo CD's does.)
+	kubectl := "kubectl-edit"
+	must(t, admin.MergePatch(ctx, "apps/v1", "Deployment", betaNS, betaFront, `{"spec":{"replicas":3}}`, kubectl))
+	must(t, admin.MergePatch(ctx, "apps/v1", "Deployment", alphaNS, alphaFront, `{"spec":{"replicas":2}}`, kubectl))
+	for _, ns := range []string{alphaNS, betaNS} {
+		name := strings.Replace(alphaFront, "alpha", strings.TrimPrefix(ns, "dlt-node-"), 1)
+		must(t, admin.MergePatch(ctx, "v1", "Service", ns, name, `{"metadata":{"labels":{"app.kubernetes.io/version":"hotfix"}}}`, kubectl))
+		must(t, admin.Apply(ctx, map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name + "-config", "namespace": ns},
+			"data":     map[string]any{"config.yaml": "tuned: by-hpa-sim\n"}}, "hpa-sim"))
+	}
+	tracked := func(app, ns, name string) map[string]any {
+		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{
+			"name": name, "namespace": ns,
+			"annotations": map[string]any{"argocd.argoproj.io/tracking-id": app + ":/ConfigMap:" + ns + "/" + name}}}
+	}
+	must(t, admin.Apply(ctx, tracked(alphaBack, alphaNS, "legacy"), "argocd-controller"))
+	must(t, admin.Apply(ctx, tracked("dlt-backup-qa", "dlt-ops", "backup-legacy"), "argocd-controller"))
+	copied := tracked(alphaBack, alphaNS, "legacy")
+	copied["metadata"].(map[string]any)["name"] = "copied"
+	must(t, admin.Apply(ctx, copied, "someone"))
+
+	t.Run("pruned, remaining and drift", func(t *testing.T) {
+		rep, err := liveRun(t, repo, main, main, kubeconfig, "", "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := liveIndex(t, rep)
+		want := []string{
+			alphaBack + "|change|prune|ConfigMap dlt-node-alpha/legacy",
+			alphaBack + "|drift|extra|ConfigMap dlt-node-alpha/legacy",
+			"dlt-backup-qa|change|remain|ConfigMap dlt-ops/backup-legacy",
+			betaFront + "|change|update|Deployment dlt-node-beta/" + betaFront,
+			betaFront + "|drift|modified|Deployment dlt-node-beta/" + betaFront,
+		}
+		for _, k := range want {
+			if _, ok := idx[k]; !ok {
+				t.Errorf("missing %s; have:\n%s", k, strings.Join(sortedKeys(idx), "\n"))
+			}
+		}
+		for k := range idx {
+			if strings.Contains(k, "copied") {
+				t.Errorf("%s: a copied tracking annotation does not make an object the app's", k)
+			}
+		}
+		sync := idx[betaFront+"|change|update|Deployment dlt-node-beta/"+betaFront].Diff
+		drift := idx[betaFront+"|drift|modified|Deployment dlt-node-beta/"+betaFront].Diff
+		if !strings.Contains(sync, "-  replicas: 3\n+  replicas: 1\n") || !strings.Contains(drift, "-  replicas: 1\n+  replicas: 3\n") {
+			t.Errorf("sync diff:\n%s\ndrift diff:\n%s", sync, drift)
+		}
+		if s := rep.Summary().Live; s.Prune != 1 || s.Remain != 1 || !rep.Summary().Changed() {
+			t.Errorf("summary = %+v", s)
+		}
+	})
+
+	t.Run("ignoreDifferences", func(t *testing.T) {
+		head := derive(t, main).edit("argocd/qa/appset-frontend.yaml", "      syncPolicy:\n", `      ignoreDifferences:
+      - group: apps
+        kind: Deployment
+        name: `+alphaFront+`
+        jsonPointers: [/spec/replicas]
+      - kind: Service
+        namespace: `+alphaNS+`
+        jqPathExpressions: ['.metadata.labels["app.kubernetes.io/version"]']
+      - kind: Config*
+        name: `+alphaFront+`-config
+        managedFieldsManagers: [hpa-sim]
+      syncPolicy:
+`).m
+		rep, err := liveRun(t, repo, main, head, kubeconfig, "", "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := liveIndex(t, rep)
+		for _, kind := range []string{"Deployment", "Service", "ConfigMap"} {
+			var alpha, beta []string
+			for k := range idx {
+				if strings.Contains(k, "|"+kind+" ") && !strings.HasSuffix(k, "-unseal") {
+					if strings.HasPrefix(k, alphaFront+"|") {
+						alpha = append(alpha, k)
+					}
+					if strings.HasPrefix(k, betaFront+"|") {
+						beta = append(beta, k)
+					}
+				}
+			}
+			if len(alpha) != 0 {
+				t.Errorf("%s of %s should be ignored: %v", kind, alphaFront, alpha)
+			}
+			if len(beta) != 2 { // the same edit without a rule: sync and drift
+				t.Errorf("%s of %s: %v", kind, betaFront, beta)
+			}
+		}
+	})
+
+	t.Run("created and changed", func(t *testing.T) {
+		tr := derive(t, main).edit("versions/qa.yaml", `imageTag: "v2.2.0"`, `imageTag: "v2.3.0"`)
+		for _, c := range []string{"namespace", "vault", "backend", "frontend"} {
+			p := "envs/qa/nodes/node-alpha/values-" + c + ".yaml"
+			tr.write(strings.Replace(p, "alpha", "gamma", 1), strings.ReplaceAll(string(main[p].Data), "alpha", "gamma"))
+		}
+		rep, err := liveRun(t, repo, main, tr.m, kubeconfig, "", "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := liveIndex(t, rep)
+		created := idx["dlt-node-gamma-backend-qa|change|create|Deployment dlt-node-gamma/dlt-node-gamma-backend-qa"]
+		if !strings.Contains(created.Diff, "+    app.kubernetes.io/instance: dlt-node-gamma-backend-qa") {
+			t.Errorf("created deployment:\n%s", created.Diff)
+		}
+		secret := idx["dlt-node-gamma-backend-qa|change|create|Secret dlt-node-gamma/dlt-node-gamma-backend-qa-credentials"]
+		if strings.Contains(secret.Diff, "pw-") || !strings.Contains(secret.Diff, "<redacted: added>") {
+			t.Errorf("created secret not redacted:\n%s", secret.Diff)
+		}
+		changed := idx[alphaBack+"|change|update|Deployment dlt-node-alpha/"+alphaBack].Diff
+		if !strings.Contains(changed, "-        image: registry.example.com/dlt/backend:v2.2.0\n+        image: registry.example.com/dlt/backend:v2.3.0\n") {
+			t.Errorf("changed deployment:\n%s", changed)
+		}
+		if _, ok := idx[alphaBack+"|drift|modified|Deployment dlt-node-alpha/"+alphaBack]; ok {
+			t.Error("an MR's change is not drift")
+		}
+	})
+
+	t.Run("forbidden objects are findings", func(t *testing.T) {
+		grantRestricted(t, admin)
+		rep, err := liveRun(t, repo, main, main, kubeconfig, kubeserver.Restricted, "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		forbidden := 0
+		for _, a := range rep.Apps {
+			if a.Live == nil || a.Live.Error != "" {
+				t.Fatalf("%s: %+v", a.Name, a.Live)
+			}
+			for _, f := range a.Live.Findings {
+				if f.Kind != "Secret" || f.Reason != "forbidden" {
+					t.Errorf("%s: finding %+v", a.Name, f)
+				}
+				forbidden++
+			}
+		}
+		if forbidden == 0 {
+			t.Error("no forbidden findings")
+		}
+		if envF := rep.LiveEnvs[0].Findings; len(envF) == 0 || envF[0].Reason != "forbidden" {
+			t.Errorf("listing secrets should be a forbidden finding: %+v", envF)
+		}
+		if _, ok := liveIndex(t, rep)[betaFront+"|drift|modified|Deployment dlt-node-beta/"+betaFront]; !ok {
+			t.Error("what the user may read is still compared")
+		}
+	})
+
+	t.Run("unreachable env fails alone", func(t *testing.T) {
+		rep, err := liveRun(t, repo, main, main, kubeconfig, "", "qa", "preprod")
+		if !errors.Is(err, ErrLive) {
+			t.Fatalf("err = %v, want ErrLive", err)
+		}
+		byEnv := map[string]report.LiveEnv{}
+		for _, e := range rep.LiveEnvs {
+			byEnv[e.Env] = e
+		}
+		if byEnv["preprod"].Error == "" || !strings.Contains(byEnv["preprod"].Error, "unreachable") {
+			t.Errorf("preprod = %+v", byEnv["preprod"])
+		}
+		if byEnv["qa"].Error != "" {
+			t.Errorf("qa = %+v", byEnv["qa"])
+		}
+		if _, ok := liveIndex(t, rep)[betaFront+"|drift|modified|Deployment dlt-node-beta/"+betaFront]; !ok {
+			t.Error("qa must still be compared")
+		}
+		var md strings.Builder
+		if err := report.Markdown(&md, rep); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(md.String(), ":warning: **live diff of preprod failed") {
+			t.Errorf("the note must say preprod was not compared:\n%.2000s", md.String())
+		}
+	})
+}
+
+// grantRestricted lets the restricted user read and dry-run everything the
+// repo renders except Secrets.
+func grantRestricted(t *testing.T, c *kubeserver.Client) {
+	rules := []any{
+		map[string]any{"apiGroups": []any{"", "apps", "argoproj.io", "platform.example.com"},
+			"resources": []any{"configmaps", "services", "namespaces", "deployments", "statefulsets", "applications", "applicationsets", "projectapplicationtemplates"},
+			"verbs":     []any{"get", "list", "patch"}},
+	}
+	mustApply(t, c, map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+		"metadata": map[string]any{"name": "live-diff"}, "rules": rules}, "setup")
+	mustApply(t, c, map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+		"metadata": map[string]any{"name": "live-diff"},
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "live-diff"},
+		"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": kubeserver.Restricted}}}, "setup")
+}
+
+func keys(r report.LiveResource) []string {
+	var out []string
+	for _, k := range r.SecretKeys {
+		if k.Status != "unchanged" {
+			out = append(out, k.Key+" "+k.Status)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
