@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
@@ -165,19 +167,23 @@ func (c *comparison) rendered(ctx context.Context, obj map[string]any) (Pair, bo
 	}
 	p.Action = ActionUpdate
 	want := obj
+	var pt *typed.ParseableType
+	var trusted *fieldpath.Set
 	if managers := c.ig.managers(sr); len(managers) > 0 {
 		gv, _ := schema.ParseGroupVersion(sr.APIVersion)
-		pt, err := c.s.parseableType(gv.WithKind(sr.Kind))
-		if err != nil {
+		if pt, err = c.s.parseableType(gv.WithKind(sr.Kind)); err != nil {
 			return p, false, err
 		}
-		if live, want, err = trustManagers(live, want, managers, pt); err != nil {
+		if live, want, trusted, err = trustManagers(live, want, managers, pt); err != nil {
 			return p, false, fmt.Errorf("app %s, %s: %w", c.app.Name, sr, err)
 		}
 	}
 	predicted, err := c.s.dryRun(ctx, sr, want)
 	if err != nil {
 		return p, false, c.fail(sr, err)
+	}
+	if predicted, err = dropFields(predicted, trusted, pt); err != nil {
+		return p, false, fmt.Errorf("app %s, %s: %w", c.app.Name, sr, err)
 	}
 	if p.Live, err = c.finish(sr, live); err != nil {
 		return p, false, err

@@ -19,50 +19,74 @@ import (
 // manager's value stands and no difference shows. pt types the objects
 // (lists merge by key); nil falls back to a deduced type, in which lists
 // are atomic, as Argo CD falls back when the cluster's schema lacks the
-// kind. live and want are not modified.
-func trustManagers(live, want map[string]any, managers []string, pt *typed.ParseableType) (map[string]any, map[string]any, error) {
+// kind. live and want are not modified. removed is what was taken out:
+// the dry run's result loses it too (see dropFields), as Argo CD's
+// server-side diff reverts fields its manager does not own to the
+// normalised live state.
+func trustManagers(live, want map[string]any, managers []string, pt *typed.ParseableType) (l, w map[string]any, removed *fieldpath.Set, err error) {
 	if len(managers) == 0 || live == nil || want == nil {
-		return live, want, nil
+		return live, want, nil, nil
 	}
 	if pt == nil {
 		pt = &typed.DeducedParseableType
 	}
 	tl, err := pt.FromUnstructured(live)
 	if err != nil {
-		return live, want, nil // Argo CD leaves objects it cannot type alone
+		return live, want, nil, nil // Argo CD leaves objects it cannot type alone
 	}
 	tw, err := pt.FromUnstructured(want)
 	if err != nil {
-		return live, want, nil
+		return live, want, nil, nil
 	}
 	cmp, err := tl.Compare(tw)
 	if err != nil {
-		return live, want, nil
+		return live, want, nil, nil
 	}
-	touched := false
+	removed = &fieldpath.Set{}
 	for _, mf := range (&unstructured.Unstructured{Object: live}).GetManagedFields() {
 		if !slices.Contains(managers, mf.Manager) || mf.FieldsV1 == nil {
 			continue
 		}
 		owned := &fieldpath.Set{}
 		if err := owned.FromJSON(bytes.NewReader(mf.FieldsV1.Raw)); err != nil {
-			return nil, nil, fmt.Errorf("reading managedFields of %s: %w", mf.Manager, err)
+			return nil, nil, nil, fmt.Errorf("reading managedFields of %s: %w", mf.Manager, err)
 		}
-		both := owned.Intersection(cmp.Modified)
-		if both.Empty() {
-			continue
-		}
-		tl, tw, touched = tl.RemoveItems(both), tw.RemoveItems(both), true
+		removed = removed.Union(owned.Intersection(cmp.Modified))
 	}
-	if !touched {
-		return live, want, nil
+	if removed.Empty() {
+		return live, want, nil, nil
 	}
-	l, ok1 := tl.AsValue().Unstructured().(map[string]any)
-	w, ok2 := tw.AsValue().Unstructured().(map[string]any)
-	if !ok1 || !ok2 {
-		return nil, nil, fmt.Errorf("managedFieldsManagers: object is not a mapping after normalisation")
+	if l, err = untyped(tl.RemoveItems(removed)); err != nil {
+		return nil, nil, nil, err
 	}
-	return l, w, nil
+	if w, err = untyped(tw.RemoveItems(removed)); err != nil {
+		return nil, nil, nil, err
+	}
+	return l, w, removed, nil
+}
+
+// dropFields removes fields from obj; an object that cannot be typed is
+// returned as it is.
+func dropFields(obj map[string]any, fields *fieldpath.Set, pt *typed.ParseableType) (map[string]any, error) {
+	if fields == nil || fields.Empty() || obj == nil {
+		return obj, nil
+	}
+	if pt == nil {
+		pt = &typed.DeducedParseableType
+	}
+	tv, err := pt.FromUnstructured(obj)
+	if err != nil {
+		return obj, nil
+	}
+	return untyped(tv.RemoveItems(fields))
+}
+
+func untyped(tv *typed.TypedValue) (map[string]any, error) {
+	m, ok := tv.AsValue().Unstructured().(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("managedFieldsManagers: object is not a mapping after normalisation")
+	}
+	return m, nil
 }
 
 // parseableType returns the cluster's schema for gvk, read once from its

@@ -186,7 +186,7 @@ func TestLive(t *testing.T) {
 			t.Errorf("created secret not redacted:\n%s", secret.Diff)
 		}
 		changed := idx[alphaBack+"|change|update|Deployment dlt-node-alpha/"+alphaBack].Diff
-		if !strings.Contains(changed, "-        image: registry.example.com/dlt/backend:v2.2.0\n+        image: registry.example.com/dlt/backend:v2.3.0\n") {
+		if !strings.Contains(changed, "-        - image: registry.example.com/dlt/backend:v2.2.0\n+        - image: registry.example.com/dlt/backend:v2.3.0\n") {
 			t.Errorf("changed deployment:\n%s", changed)
 		}
 		if _, ok := idx[alphaBack+"|drift|modified|Deployment dlt-node-alpha/"+alphaBack]; ok {
