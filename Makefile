@@ -15,7 +15,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short demo bench lint fuzz man clean
+.PHONY: all build test test-short test-live demo bench lint fuzz man clean
 
 all: build
 
@@ -39,6 +39,15 @@ test:
 
 test-short:
 	$(GO) test -short ./...
+
+# The live diff against a real kube-apiserver and etcd (build tag live).
+# scripts/kube-build.sh builds both from the Go module proxy once into
+# ~/.cache/gitops-promote/kube/ (10-20 min cold, see README); the tests
+# generate their GitOps repo with $(SHARED)/bench/gen_gitops_repo.py.
+test-live:
+	./scripts/kube-build.sh >/dev/null
+	KUBE_ASSETS="$$(./scripts/kube-build.sh)" SHARED="$(abspath $(SHARED))" \
+		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/
 
 # Runs a real promotion plan + apply on the bundled example repo in a temp dir.
 demo: build
