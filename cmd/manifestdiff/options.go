@@ -26,6 +26,9 @@ type options struct {
 	post             bool
 	pageLimit        int  // note page size for --post; 0 = GitLab's limit (tests shrink it)
 	color            bool // resolved from --color, the terminal and NO_COLOR
+	live             bool // compare the config's live envs with their cluster
+	kubeconfig       string
+	kubeContext      string
 }
 
 // outputValue is -o/--output FORMAT. Before --output-file existed,
@@ -59,6 +62,9 @@ func (v outputValue) Set(s string) error {
 }
 
 func (o *options) validate(cmd *cobra.Command) error {
+	if !o.live && (o.kubeconfig != "" || o.kubeContext != "") {
+		return cli.Usagef(cmd, "--kubeconfig and --context select the cluster of --live: add --live")
+	}
 	if o.legacyOutputFile == "" {
 		return nil
 	}

@@ -41,6 +41,8 @@ func TestParse(t *testing.T) {
 			"--color", "never", "-q"},
 			want: options{Globals: cli.Globals{Color: "never", Quiet: true}, repo: "r", base: "b", head: "h", envs: []string{"qa", "prod"},
 				output: "json", outputFile: "o.json", detailedExitCode: true, chartsDir: "c", cacheDir: "k", post: true}},
+		{name: "live", args: []string{"--live", "--kubeconfig", "kc", "--context", "qa-readonly", "--env", "qa"},
+			want: options{Globals: g, output: "diff", live: true, kubeconfig: "kc", kubeContext: "qa-readonly", envs: []string{"qa"}}},
 		{name: "equals form", args: []string{"--output=markdown", "--base=origin/main", "--env=qa,prod"},
 			want: options{Globals: g, output: "markdown", base: "origin/main", envs: []string{"qa", "prod"}}},
 		// the old spellings still work, each with a warning on stderr
@@ -83,6 +85,7 @@ func TestUsageErrors(t *testing.T) {
 		{"--base b HEAD~1", `unknown command "HEAD~1"`},
 		{"verison", `unknown command "verison" (did you mean version?); see 'manifestdiff --help'`},
 		{"--color sometimes", `invalid --color "sometimes": must be auto, always or never`},
+		{"--context qa", "--kubeconfig and --context select the cluster of --live: add --live"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

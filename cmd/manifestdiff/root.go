@@ -40,12 +40,21 @@ found again by a hidden marker, with CI_API_V4_URL, CI_PROJECT_ID and
 CI_MERGE_REQUEST_IID (set by GitLab CI in merge request pipelines) and
 GITLAB_TOKEN (a project or group access token with the api scope).
 
-Exit codes: 0 success, 2 with --detailed-exitcode when anything changed,
-1 on any error, including an app that failed to render (every other app
-is still reported).`,
+--live also compares the head revision's apps of the envs listed in
+.promote.yaml's live: with their cluster, the way kubectl diff
+--server-side does, as Argo CD's field manager: objects a sync would
+create, change or prune, and drift from the base revision. The cluster
+comes from the standard kubeconfig rules (--kubeconfig, $KUBECONFIG,
+~/.kube/config, in-cluster) and --context.
+
+Exit codes: 0 success, 2 with --detailed-exitcode when anything changed
+(with --live: also an object a sync would change, or drift), 1 on any
+error, including an app that failed to render or an env whose cluster
+could not be reached (every other app and env is still reported).`,
 		Example: `  manifestdiff --base origin/main --head HEAD
   manifestdiff -o markdown --output-file manifest-diff.md --post
-  manifestdiff --env prod -o json --detailed-exitcode`,
+  manifestdiff --env prod -o json --detailed-exitcode
+  manifestdiff --env qa --live --context qa-readonly -o markdown --post`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if version {
 				return cli.WriteVersion(ios.Out, "manifestdiff", "text")
@@ -72,6 +81,10 @@ is still reported).`,
 	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts (<chart>-<version>.tgz) from `DIR` only, fully offline")
 	fs.StringVar(&o.cacheDir, "cache-dir", "", "chart download cache `DIR` (default: gitops-promote/charts under the user cache dir)")
 	fs.StringVar(&o.repo, "repo", "", "repository work tree `DIR` (default: the enclosing git work tree)")
+	fs.BoolVar(&o.live, "live", false, "also compare the head revision with the cluster of each env listed in .promote.yaml's live: (a server-side apply dry run; nothing is written)")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig `FILE` for --live (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster service account)")
+	fs.StringVar(&o.kubeContext, "context", "", "kubeconfig context `NAME` for --live (default: the current context; an env's context: in live: wins)")
+	_ = cmd.MarkFlagFilename("kubeconfig")
 	_ = cmd.MarkFlagDirname("repo")
 	_ = cmd.MarkFlagDirname("charts-dir")
 	_ = cmd.MarkFlagDirname("cache-dir")

@@ -15,6 +15,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/charts"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/kube"
 	"github.com/gitops-promote/gitops-promote/internal/manifestdiff"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
@@ -53,6 +54,9 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client}
+	if o.live {
+		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext}}
+	}
 	progress := ios.ErrTTY && !o.Quiet
 	if progress {
 		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d", done, total) }
@@ -61,7 +65,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if progress {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}
-	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) {
+	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) && !errors.Is(runErr, manifestdiff.ErrLive) {
 		return runErr
 	}
 	if err := writeReport(o, ios, rep); err != nil {
@@ -77,7 +81,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return runErr
 	}
 	s := rep.Summary()
-	if o.detailedExitCode && s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed > 0 {
+	if o.detailedExitCode && s.Changed() {
 		return errChanged
 	}
 	return nil
