@@ -11,7 +11,7 @@ import (
 )
 
 // formats of -o/--output, the first the default.
-var formats = []string{"diff", "markdown", "json"}
+var formats = []string{"diff", "markdown", "json", "html"}
 
 type options struct {
 	cli.Globals
@@ -24,9 +24,10 @@ type options struct {
 	chartsDir        string
 	cacheDir         string
 	post             bool
-	pageLimit        int  // note page size for --post; 0 = GitLab's limit (tests shrink it)
-	color            bool // resolved from --color, the terminal and NO_COLOR
-	live             bool // compare the config's live envs with their cluster
+	reportURL        string // --report-url: where the HTML report is published, for the note's links
+	pageLimit        int    // note page size for --post; 0 = GitLab's limit (tests shrink it)
+	color            bool   // resolved from --color, the terminal and NO_COLOR
+	live             bool   // compare the config's live envs with their cluster
 	kubeconfig       string
 	kubeContext      string
 }
@@ -64,6 +65,11 @@ func (v outputValue) Set(s string) error {
 func (o *options) validate(cmd *cobra.Command) error {
 	if !o.live && (o.kubeconfig != "" || o.kubeContext != "") {
 		return cli.Usagef(cmd, "--kubeconfig and --context select the cluster of --live: add --live")
+	}
+	if o.reportURL != "" {
+		if err := checkReportURL(o.reportURL); err != nil {
+			return cli.Usagef(cmd, "--report-url %s: %v", o.reportURL, err)
+		}
 	}
 	if o.legacyOutputFile == "" {
 		return nil

@@ -42,9 +42,9 @@ func newPoster(getenv func(string) string, limit int) (*poster, error) {
 	return &poster{client: client, mr: gitlab.MR{Project: vars["CI_PROJECT_ID"], IID: iid}, limit: limit}, nil
 }
 
-func (p *poster) upsert(ctx context.Context, rep report.Report, ios *ioStreams, quiet bool) error {
+func (p *poster) upsert(ctx context.Context, rep report.Report, link string, ios *ioStreams, quiet bool) error {
 	var md bytes.Buffer
-	if err := report.Markdown(&md, rep); err != nil {
+	if err := report.MarkdownWith(&md, rep, report.MarkdownOptions{ReportURL: link}); err != nil {
 		return err
 	}
 	pages := gitlab.SplitMarkdown(md.String(), p.limit)

@@ -53,6 +53,7 @@ error, including an app that failed to render or an env whose cluster
 could not be reached (every other app and env is still reported).`,
 		Example: `  manifestdiff --base origin/main --head HEAD
   manifestdiff -o markdown --output-file manifest-diff.md --post
+  manifestdiff -o html --output-file manifest-diff.html --post
   manifestdiff --env prod -o json --detailed-exitcode
   manifestdiff --env qa --live --context qa-readonly -o markdown --post`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -73,9 +74,11 @@ could not be reached (every other app and env is still reported).`,
 	fs.StringVar(&o.head, "head", "", "head revision `REV` (default: HEAD)")
 	fs.StringSliceVar(&o.envs, "env", nil, "environment `ENV` to diff, repeatable (default: all)")
 	o.output = formats[0]
-	fs.VarP(outputValue{o}, "output", "o", "report format: diff (unified, coloured on a terminal), markdown (the merge request note) or json")
+	fs.VarP(outputValue{o}, "output", "o", "report format: diff (unified, coloured on a terminal), markdown (the merge request note), json or html (one self-contained page, a CI artifact)")
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	fs.StringVar(&o.outputFile, "output-file", "", "write the report to `FILE` (a CI artifact) instead of stdout, and a one-line summary to stderr")
+	fs.StringVar(&o.reportURL, "report-url", "", "`URL` of this run's HTML report as published (a job artifact): the markdown note links every app to its place there "+
+		"(default with -o html --output-file FILE --post in GitLab CI: $CI_JOB_URL/artifacts/file/FILE)")
 	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when any app is added, removed or changed (0 when none, 1 on errors)")
 	fs.BoolVar(&o.post, "post", false, "edit the merge request's note to hold the markdown report (GitLab CI merge request pipelines)")
 	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts (<chart>-<version>.tgz) from `DIR` only, fully offline")

@@ -18,6 +18,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/kube"
 	"github.com/gitops-promote/gitops-promote/internal/manifestdiff"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	reporthtml "github.com/gitops-promote/gitops-promote/internal/report/html"
 )
 
 // errChanged makes --detailed-exitcode exit 2.
@@ -31,6 +32,10 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		if post, err = newPoster(getenv, o.pageLimit); err != nil {
 			return err // before any rendering: a CI misconfiguration fails fast
 		}
+	}
+	link, note := reportURL(o, getenv)
+	if note != "" {
+		fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", note)
 	}
 	repo, err := git.Open(orDot(o.repo))
 	if err != nil {
@@ -68,12 +73,12 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) && !errors.Is(runErr, manifestdiff.ErrLive) {
 		return runErr
 	}
-	if err := writeReport(o, ios, rep); err != nil {
+	if err := writeReport(o, ios, rep, link); err != nil {
 		return err
 	}
 	if post != nil {
 		// posted even when some apps failed: the note then says so at the top
-		if err := post.upsert(ctx, rep, ios, o.Quiet); err != nil {
+		if err := post.upsert(ctx, rep, link, ios, o.Quiet); err != nil {
 			return err
 		}
 	}
@@ -153,14 +158,18 @@ func chartClient(o *options, getenv func(string) string) (*charts.Client, error)
 	return c, nil
 }
 
-func writeReport(o *options, ios *ioStreams, rep report.Report) error {
+// writeReport writes the report in the chosen format; link is the HTML
+// report's URL for the note's links, or "".
+func writeReport(o *options, ios *ioStreams, rep report.Report, link string) error {
 	var buf bytes.Buffer
 	var err error
 	switch o.output {
 	case "markdown":
-		err = report.Markdown(&buf, rep)
+		err = report.MarkdownWith(&buf, rep, report.MarkdownOptions{ReportURL: link})
 	case "json":
 		err = report.JSON(&buf, rep)
+	case "html":
+		err = reporthtml.Write(&buf, rep)
 	default: // a file is an artifact: never coloured
 		err = report.Diff(&buf, rep, o.color && o.outputFile == "")
 	}

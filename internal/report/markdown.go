@@ -21,28 +21,42 @@ const MaxDiffLines = 500
 // nameLimit is how many app names a grouped change lists.
 const nameLimit = 10
 
+// MarkdownOptions tune the note.
+type MarkdownOptions struct {
+	// ReportURL is where the HTML report of the same run is published (a
+	// job artifact); when set, the note links to it and every app and
+	// shared change links to its anchor there.
+	ReportURL string
+}
+
 // Markdown writes the merge request note: failures first, a summary table,
 // changes shared by several apps once, then per environment a collapsible
 // section per added, removed, changed or failed app.
-func Markdown(w io.Writer, r Report) error {
+func Markdown(w io.Writer, r Report) error { return MarkdownWith(w, r, MarkdownOptions{}) }
+
+// MarkdownWith writes the note as Markdown does, with options.
+func MarkdownWith(w io.Writer, r Report, opt MarkdownOptions) error {
 	var b bytes.Buffer
 	b.WriteString(Marker + "\n")
 	writeFailures(&b, r)
 	fmt.Fprintf(&b, "### Manifest diff %s → %s\n\n", code(r.Base), code(r.Head))
 	s := r.Summary()
 	writeHeadline(&b, r, s)
+	if opt.ReportURL != "" {
+		fmt.Fprintf(&b, "Every diff, with a filter: <a href=\"%s\">the full report</a>.\n\n", html.EscapeString(opt.ReportURL))
+	}
 	if s.Apps > 0 {
 		writeTable(&b, s)
 	}
 	shared, index := sharedChanges(r)
 	if len(shared) > 0 {
 		b.WriteString("#### Same change in several apps\n\n")
-		for _, gr := range shared {
-			writeShared(&b, r, gr)
+		for i, gr := range shared {
+			writeShared(&b, r, gr, reportLink(opt, SharedAnchor(i)))
 		}
 	}
 	for _, g := range r.ordered() {
-		writeEnv(&b, r, g, index)
+		writeEnv(&b, r, g, index, opt)
 	}
 	writeLiveMarkdown(&b, r)
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -104,18 +118,27 @@ func writeTable(b *bytes.Buffer, s Summary) {
 	b.WriteString("\n")
 }
 
-func writeShared(b *bytes.Buffer, r Report, gr *group) {
+// reportLink is " · report" linking to anchor in the HTML report, or ""
+// without one.
+func reportLink(opt MarkdownOptions, anchor string) string {
+	if opt.ReportURL == "" {
+		return ""
+	}
+	return fmt.Sprintf(` · <a href="%s">report</a>`, html.EscapeString(opt.ReportURL+"#"+anchor))
+}
+
+func writeShared(b *bytes.Buffer, r Report, gr *group, link string) {
 	first := gr.Members[0]
-	fmt.Fprintf(b, "<details><summary>%s <code>%s</code> %s — same change in %d apps: %s</summary>\n\n",
+	fmt.Fprintf(b, "<details><summary>%s <code>%s</code> %s — same change in %d apps: %s%s</summary>\n\n",
 		html.EscapeString(first.Res.Kind), html.EscapeString(first.Res.Name), first.Res.Status,
-		len(gr.apps), html.EscapeString(gr.names(r, nameLimit)))
+		len(gr.apps), html.EscapeString(gr.names(r, nameLimit)), link)
 	fmt.Fprintf(b, "Shown for %s; the other apps differ only in their own name and namespace.\n\n", code(r.appLabel(first.App)))
 	writeResourceNotes(b, first.Res)
 	writeFence(b, "diff", capLines(first.Res.Diff))
 	b.WriteString("</details>\n\n")
 }
 
-func writeEnv(b *bytes.Buffer, r Report, g envGroup, index map[string]*group) {
+func writeEnv(b *bytes.Buffer, r Report, g envGroup, index map[string]*group, opt MarkdownOptions) {
 	var apps []App
 	for _, a := range g.Apps {
 		if a.Status != StatusUnchanged {
@@ -127,14 +150,14 @@ func writeEnv(b *bytes.Buffer, r Report, g envGroup, index map[string]*group) {
 	}
 	fmt.Fprintf(b, "#### %s\n\n", escape(g.Env))
 	for _, a := range apps {
-		writeApp(b, r, a, index)
+		writeApp(b, r, a, index, reportLink(opt, AppAnchor(a)))
 	}
 }
 
-func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group) {
+func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group, link string) {
 	res := changedResources(a)
-	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s</summary>\n\n",
-		html.EscapeString(a.Name), html.EscapeString(a.Status), resourceTally(res))
+	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s%s</summary>\n\n",
+		html.EscapeString(a.Name), html.EscapeString(a.Status), resourceTally(res), link)
 	if a.Status == StatusError {
 		writeFence(b, "text", a.Error+"\n")
 	}

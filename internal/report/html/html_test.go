@@ -1,0 +1,323 @@
+package html
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func parseDoc(t *testing.T, page []byte) *xhtml.Node {
+	t.Helper()
+	doc, err := xhtml.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func walk(n *xhtml.Node, f func(*xhtml.Node)) {
+	f(n)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walk(c, f)
+	}
+}
+
+func attr(n *xhtml.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func text(n *xhtml.Node) string {
+	var sb strings.Builder
+	walk(n, func(c *xhtml.Node) {
+		if c.Type == xhtml.TextNode {
+			sb.WriteString(c.Data)
+		}
+	})
+	return sb.String()
+}
+
+// elements returns the elements matching f, in document order.
+func elements(doc *xhtml.Node, f func(*xhtml.Node) bool) []*xhtml.Node {
+	var out []*xhtml.Node
+	walk(doc, func(n *xhtml.Node) {
+		if n.Type == xhtml.ElementNode && f(n) {
+			out = append(out, n)
+		}
+	})
+	return out
+}
+
+func hasClass(n *xhtml.Node, class string) bool {
+	v, _ := attr(n, "class")
+	return slices.Contains(strings.Fields(v), class)
+}
+
+// outline is the page's structure, one element a line: tag, id, classes,
+// data attributes and the element's own text; style and script show as
+// their size only, so the golden file is about structure.
+func outline(doc *xhtml.Node) string {
+	var sb strings.Builder
+	var visit func(n *xhtml.Node, depth int)
+	visit = func(n *xhtml.Node, depth int) {
+		if n.Type == xhtml.ElementNode {
+			sb.WriteString(strings.Repeat("  ", depth) + n.Data)
+			for _, a := range n.Attr {
+				switch {
+				case a.Key == "id":
+					sb.WriteString("#" + a.Val)
+				case a.Key == "class":
+					sb.WriteString("." + strings.ReplaceAll(a.Val, " ", "."))
+				case a.Key == "content" && n.DataAtom == atom.Meta:
+					sb.WriteString("[content]")
+				default:
+					sb.WriteString(fmt.Sprintf("[%s=%q]", a.Key, a.Val))
+				}
+			}
+			var own []string
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == xhtml.TextNode && strings.TrimSpace(c.Data) != "" {
+					own = append(own, strings.TrimSpace(c.Data))
+				}
+			}
+			switch {
+			case n.DataAtom == atom.Style || n.DataAtom == atom.Script:
+				sb.WriteString(" (inline)")
+			case len(own) > 0:
+				sb.WriteString(" " + strconv.Quote(strings.Join(own, " ")))
+			}
+			sb.WriteString("\n")
+			depth++
+		}
+		if n.DataAtom == atom.Style || n.DataAtom == atom.Script {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			visit(c, depth)
+		}
+	}
+	visit(doc, 0)
+	return sb.String()
+}
+
+func TestGoldenStructure(t *testing.T) {
+	got := outline(parseDoc(t, render(t, fixtureReport(t))))
+	p := filepath.Join("testdata", "golden", "report.outline")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("page structure differs (-want +got):\n%s", d)
+	}
+}
+
+// Every app has its anchor, each anchor once; every link of the page
+// resolves inside it.
+func TestAnchors(t *testing.T) {
+	r := fixtureReport(t)
+	doc := parseDoc(t, render(t, r))
+	ids := map[string]int{}
+	for _, n := range elements(doc, func(n *xhtml.Node) bool { _, ok := attr(n, "id"); return ok }) {
+		id, _ := attr(n, "id")
+		ids[id]++
+	}
+	for id, n := range ids {
+		if n > 1 {
+			t.Errorf("id %q used %d times", id, n)
+		}
+	}
+	for _, a := range r.Apps {
+		if ids[report.AppAnchor(a)] != 1 {
+			t.Errorf("no anchor %q for %s/%s", report.AppAnchor(a), a.Env, a.Name)
+		}
+	}
+	shared, _ := r.SharedChanges()
+	if len(shared) == 0 {
+		t.Fatal("fixture has no shared change")
+	}
+	for i := range shared {
+		if ids[report.SharedAnchor(i)] != 1 {
+			t.Errorf("no anchor for shared change %d", i)
+		}
+	}
+	links := elements(doc, func(n *xhtml.Node) bool { _, ok := attr(n, "href"); return ok })
+	if len(links) < len(r.Apps) {
+		t.Fatalf("only %d links", len(links))
+	}
+	for _, n := range links {
+		href, _ := attr(n, "href")
+		if !strings.HasPrefix(href, "#") || ids[href[1:]] != 1 {
+			t.Errorf("link %q does not point at one element of the page", href)
+		}
+	}
+}
+
+// The summary shows the numbers of report.Summary, which the JSON report
+// has too, per environment and in total.
+func TestSummaryCounts(t *testing.T) {
+	r := fixtureReport(t)
+	s := r.Summary()
+	doc := parseDoc(t, render(t, r))
+	got := map[string]map[string]int{}
+	for _, row := range elements(doc, func(n *xhtml.Node) bool { _, ok := attr(n, "data-env"); return n.DataAtom == atom.Tr && ok }) {
+		env, _ := attr(row, "data-env")
+		got[env] = map[string]int{}
+		for _, td := range elements(row, func(n *xhtml.Node) bool { return n.DataAtom == atom.Td }) {
+			st, _ := attr(td, "data-status")
+			n, err := strconv.Atoi(text(td))
+			if err != nil {
+				t.Fatalf("count %q of %s/%s: %v", text(td), env, st, err)
+			}
+			got[env][st] = n
+		}
+	}
+	want := map[string]map[string]int{}
+	add := func(env string, c report.Counts, extra map[string]int) {
+		want[env] = map[string]int{"added": c.Added, "removed": c.Removed, "changed": c.Changed, "unchanged": c.Unchanged, "error": c.Error}
+		for k, v := range extra {
+			want[env][k] = v
+		}
+	}
+	add("", s.ByStatus, map[string]int{"drift": 1})
+	for _, e := range s.ByEnv {
+		drift := 0
+		if e.Env == "prod" {
+			drift = 1
+		}
+		add(e.Env, e.Counts, map[string]int{"drift": drift})
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("summary table (-want +got):\n%s", d)
+	}
+	for field, n := range map[string]int{"added": s.Resources.Added, "removed": s.Resources.Removed, "changed": s.Resources.Changed} {
+		spans := elements(doc, func(x *xhtml.Node) bool { v, _ := attr(x, "data-resources"); return v == field })
+		if len(spans) != 1 || text(spans[0]) != strconv.Itoa(n) {
+			t.Errorf("resources %s: want %d", field, n)
+		}
+	}
+	sections := elements(doc, func(n *xhtml.Node) bool { return hasClass(n, "app") })
+	listed := elements(doc, func(n *xhtml.Node) bool { return n.DataAtom == atom.Li })
+	if len(sections)+len(listed) != s.Apps {
+		t.Errorf("%d app sections + %d listed unchanged apps, want %d apps", len(sections), len(listed), s.Apps)
+	}
+}
+
+// Nothing outside the file: no src, no link element, no URL but page
+// anchors, no CSS import or url(); the CSP allows nothing else, and its
+// hashes are those of the inline style and script.
+func TestSelfContained(t *testing.T) {
+	page := render(t, fixtureReport(t))
+	doc := parseDoc(t, page)
+	var styles, scripts []string
+	walk(doc, func(n *xhtml.Node) {
+		if n.Type != xhtml.ElementNode {
+			return
+		}
+		switch n.DataAtom {
+		case atom.Link, atom.Iframe, atom.Img, atom.Object, atom.Embed, atom.Base, atom.Form:
+			t.Errorf("element <%s> in a self-contained page", n.Data)
+		case atom.Style:
+			styles = append(styles, text(n))
+		case atom.Script:
+			if typ, ok := attr(n, "type"); ok {
+				if typ != "application/json" {
+					t.Errorf("<script type=%q>", typ)
+				}
+				return // a data block, not run
+			}
+			scripts = append(scripts, text(n))
+		}
+		for _, a := range n.Attr {
+			if a.Key == "src" || a.Key == "srcset" || a.Key == "action" || strings.HasPrefix(a.Key, "on") || a.Key == "style" {
+				t.Errorf("<%s %s=%q>", n.Data, a.Key, a.Val)
+			}
+			if a.Key == "href" && !strings.HasPrefix(a.Val, "#") {
+				t.Errorf("external link %q", a.Val)
+			}
+		}
+	})
+	if len(styles) != 1 || len(scripts) != 1 {
+		t.Fatalf("%d style and %d script elements, want one each", len(styles), len(scripts))
+	}
+	if regexp.MustCompile(`(?i)url\(|@import|https?:`).MatchString(styles[0]) {
+		t.Error("the style loads something")
+	}
+	if regexp.MustCompile(`(?i)fetch\(|XMLHttpRequest|https?:|import\(|\.src\s*=|WebSocket|sendBeacon`).MatchString(scripts[0]) {
+		t.Error("the script may load something")
+	}
+	metas := elements(doc, func(n *xhtml.Node) bool { v, _ := attr(n, "http-equiv"); return v == "Content-Security-Policy" })
+	if len(metas) != 1 {
+		t.Fatal("no Content-Security-Policy")
+	}
+	policy, _ := attr(metas[0], "content")
+	for _, want := range []string{"default-src 'none'", "style-src " + sha(styles[0]) + ";", "script-src " + sha(scripts[0]) + ";"} {
+		if !strings.Contains(policy, want) {
+			t.Errorf("policy %q lacks %q", policy, want)
+		}
+	}
+}
+
+func sha(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// Secret values never reach the page: it is built from the report
+// model, whose diffs are redacted, and the placeholders show.
+func TestNoSecretValue(t *testing.T) {
+	page := string(render(t, fixtureReport(t)))
+	if !strings.Contains(page, "&lt;redacted: changed&gt;") {
+		t.Fatal("no redaction placeholder: fixture not exercised")
+	}
+	for _, f := range []string{"base.yaml", "head.yaml", "head-again.yaml"} {
+		for _, r := range parse(t, fixtureFile(t, f), "web") {
+			if r.Kind != "Secret" {
+				continue
+			}
+			for _, field := range []string{"data", "stringData"} {
+				m, _ := r.Object[field].(map[string]any)
+				for k, v := range m {
+					if s := fmt.Sprint(v); len(s) > 3 && strings.Contains(page, s) {
+						t.Errorf("value of Secret key %s.%s leaked", field, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	if a, b := render(t, fixtureReport(t)), render(t, fixtureReport(t)); !bytes.Equal(a, b) {
+		t.Error("two renders of one report differ")
+	}
+}

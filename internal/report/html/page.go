@@ -1,0 +1,246 @@
+package html
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+// openLimit: a report with at most this many app sections opens them all;
+// a bigger one starts collapsed, as the note does.
+const openLimit = 10
+
+// The page's size in the browser is bounded by drawing big diffs only
+// when their app is opened: a diff longer than lazyLines, and every diff
+// once rowBudget rows are in the page, is embedded as JSON data that the
+// script turns into rows on opening. Measured (docs/benchmarks.md): the
+// browser lays out about 40,000 rows a second on this machine.
+const (
+	lazyLines = 400
+	rowBudget = 15000
+)
+
+// knownStatuses are the summary's columns, in the note's order; any other
+// status an app carries gets a column after them, so a new kind of
+// result shows up without a change here.
+var knownStatuses = []string{report.StatusChanged, report.StatusAdded, report.StatusRemoved, report.StatusUnchanged, report.StatusError}
+
+// page is everything the template shows.
+type page struct {
+	Base, Head  string
+	Headline    string
+	Failed      []appRef
+	NotRendered []appRef
+	Statuses    []string
+	Envs        []envView
+	Total       envView // counts over all environments
+	Resources   report.ResourceCounts
+	Shared      []sharedView
+	Apps        int // every app of the report
+}
+
+type appRef struct {
+	Label, Anchor, Note string
+}
+
+type envView struct {
+	Name, Anchor string
+	Counts       []count
+	Apps         []appView
+	Unchanged    []appRef // apps without a section, listed by name
+}
+
+type count struct {
+	Status string
+	N      int
+}
+
+type appView struct {
+	Anchor, Label, Status string
+	Error, NotRendered    string
+	Tally                 string
+	Open                  bool
+	Resources             []resView
+}
+
+type resView struct {
+	Anchor, Kind, Name, Status string
+	SecretKeys                 []diff.SecretKeyChange // the keys that changed
+	Generated                  []string
+	Lines                      []line // rows in the page
+	// Lazy holds the rows of a big diff as {kind, old, new, text} for the
+	// script to draw when the app is opened; html/template writes them as
+	// JSON escaped for a script element.
+	Lazy [][4]string
+	// Shared is set when another app has the same change: the diff is
+	// shown once, under that anchor.
+	Shared      string
+	SharedCount int
+}
+
+type sharedView struct {
+	Anchor string
+	Shown  appRef
+	Others []appRef
+	Res    resView
+}
+
+// builder keeps count of the rows already in the page.
+type builder struct{ rows int }
+
+func build(r report.Report) page {
+	var bd builder
+	s := r.Summary()
+	p := page{Base: r.Base, Head: r.Head, Headline: headline(s), Resources: s.Resources, Apps: s.Apps}
+	p.Statuses = statuses(r)
+	shared, groupOf := r.SharedChanges()
+	for i, sh := range shared {
+		sv := sharedView{Anchor: report.SharedAnchor(i), Shown: ref(sh.App), Res: bd.resource(sh.App, sh.Res)}
+		sv.Res.Anchor = sv.Anchor + "/diff" // the app's own entry has the resource's anchor
+		for _, a := range sh.Apps[1:] {
+			sv.Others = append(sv.Others, ref(a))
+		}
+		p.Shared = append(p.Shared, sv)
+	}
+	sections := 0
+	totals := map[string]int{}
+	for _, e := range r.Envs() {
+		ev := envView{Name: e.Name, Anchor: report.EnvAnchor(e.Name)}
+		n := map[string]int{}
+		for _, a := range e.Apps {
+			n[a.Status]++
+			totals[a.Status]++
+			switch {
+			case a.Status == report.StatusError:
+				p.Failed = append(p.Failed, ref(a))
+			case a.NotRendered != "":
+				rf := ref(a)
+				rf.Note = a.NotRendered
+				p.NotRendered = append(p.NotRendered, rf)
+			}
+			if !report.Shown(a) {
+				ev.Unchanged = append(ev.Unchanged, ref(a))
+				continue
+			}
+			ev.Apps = append(ev.Apps, bd.app(a, shared, groupOf))
+			sections++
+		}
+		ev.Counts = counts(p.Statuses, n)
+		p.Envs = append(p.Envs, ev)
+	}
+	p.Total = envView{Name: "all", Counts: counts(p.Statuses, totals)}
+	if sections <= openLimit {
+		for i := range p.Envs {
+			for j := range p.Envs[i].Apps {
+				p.Envs[i].Apps[j].Open = true
+			}
+		}
+	}
+	return p
+}
+
+func statuses(r report.Report) []string {
+	out := slices.Clone(knownStatuses)
+	var extra []string
+	for _, a := range r.Apps {
+		if !slices.Contains(out, a.Status) && !slices.Contains(extra, a.Status) {
+			extra = append(extra, a.Status)
+		}
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
+}
+
+func counts(statuses []string, n map[string]int) []count {
+	out := make([]count, len(statuses))
+	for i, s := range statuses {
+		out[i] = count{Status: s, N: n[s]}
+	}
+	return out
+}
+
+func ref(a report.App) appRef {
+	return appRef{Label: a.Env + "/" + a.Name, Anchor: report.AppAnchor(a)}
+}
+
+func (bd *builder) app(a report.App, shared []report.Shared, groupOf func(report.App, diff.ResourceDiff) int) appView {
+	res := report.Changes(a)
+	v := appView{Anchor: report.AppAnchor(a), Label: a.Env + "/" + a.Name, Status: a.Status,
+		Error: a.Error, NotRendered: a.NotRendered, Tally: tally(res)}
+	for _, rd := range res {
+		if g := groupOf(a, rd); g >= 0 {
+			v.Resources = append(v.Resources, resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind,
+				Name: resourceName(rd), Status: string(rd.Status), Shared: report.SharedAnchor(g), SharedCount: len(shared[g].Apps)})
+			continue
+		}
+		v.Resources = append(v.Resources, bd.resource(a, rd))
+	}
+	return v
+}
+
+func (bd *builder) resource(a report.App, rd diff.ResourceDiff) resView {
+	v := resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind, Name: resourceName(rd), Status: string(rd.Status),
+		Generated: rd.Generated, Lines: diffLines(rd.Diff)}
+	if n := len(v.Lines); n > lazyLines || bd.rows+n > rowBudget {
+		v.Lazy = make([][4]string, n)
+		for i, l := range v.Lines {
+			v.Lazy[i] = [4]string{l.Kind, l.Old, l.New, l.Text}
+		}
+		v.Lines = nil
+	}
+	bd.rows += len(v.Lines)
+	for _, k := range rd.SecretKeys {
+		if k.Status != "unchanged" {
+			v.SecretKeys = append(v.SecretKeys, k)
+		}
+	}
+	return v
+}
+
+func resourceName(rd diff.ResourceDiff) string {
+	if rd.Namespace == "" {
+		return rd.Name
+	}
+	return rd.Namespace + "/" + rd.Name
+}
+
+// headline says what the note's headline says, in plain text.
+func headline(s report.Summary) string {
+	switch {
+	case s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed > 0:
+		return fmt.Sprintf("%d of %d apps differ; resources: %d added, %d removed, %d changed.",
+			s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed, s.Apps,
+			s.Resources.Added, s.Resources.Removed, s.Resources.Changed)
+	case s.Errors == 0 && s.NotRendered == 0:
+		return "No changes."
+	}
+	return fmt.Sprintf("The apps that rendered are identical, but %d failed and %d were not rendered.", s.Errors, s.NotRendered)
+}
+
+// tally summarises an app's resource changes, leaving out zeros.
+func tally(res []diff.ResourceDiff) string {
+	order := []diff.Status{diff.Changed, diff.Added, diff.Removed}
+	n := map[diff.Status]int{}
+	for _, rd := range res {
+		if n[rd.Status]++; !slices.Contains(order, rd.Status) {
+			order = append(order, rd.Status)
+		}
+	}
+	var parts []string
+	for _, st := range order {
+		if n[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	word := "resources"
+	if len(res) == 1 {
+		word = "resource"
+	}
+	return strings.Join(parts, ", ") + " " + word
+}

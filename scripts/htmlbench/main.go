@@ -1,0 +1,230 @@
+// Command htmlbench opens manifestdiff HTML reports in headless Chromium
+// (as `make test-browser` does) to check them against the JSON report of
+// the same run and to measure them: file size, and the time from
+// navigation start to the page's "rendered" marker, over fresh tabs. It
+// can also take the screenshots kept in docs/. scripts/bench_html.py runs
+// it on generated repositories; its figures go to docs/benchmarks.md.
+//
+//	go run ./scripts/htmlbench -html r.html -json r.json [-runs 7] [-shot docs/x.png] [-shot-filter TEXT]
+//	go run ./scripts/htmlbench -synthetic-apps 100 -synthetic-lines 2000 [-runs 7]
+//
+// The synthetic report is the worst case for the page: every app adds a
+// resource of its own (nothing to group), so every line is in the page.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/browser"
+)
+
+type timing struct {
+	Rendered, FCP, DOMContentLoaded, Load float64
+	Elements                             int
+}
+
+const timingJS = `(() => {
+	const nav = performance.getEntriesByType("navigation")[0];
+	const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+	return {Rendered: +document.documentElement.dataset.rendered, FCP: fcp ? fcp.startTime : -1,
+		DOMContentLoaded: nav.domContentLoadedEventEnd, Load: nav.loadEventEnd,
+		Elements: document.getElementsByTagName("*").length};
+})()`
+
+func main() {
+	htmlFile := flag.String("html", "", "the HTML report")
+	jsonFile := flag.String("json", "", "the JSON report of the same run, to check the counts against")
+	runs := flag.Int("runs", 7, "page loads to time, each in a fresh tab")
+	shot := flag.String("shot", "", "write a screenshot of the report's top to this PNG")
+	shotFilter := flag.String("shot-filter", "", "with -shot: also a screenshot with this text filter and its apps open, to <shot>-filtered.png")
+	synthApps := flag.Int("synthetic-apps", 0, "instead of -html/-json: a report of this many apps, each adding its own ConfigMap")
+	synthLines := flag.Int("synthetic-lines", 1000, "with -synthetic-apps: lines of each ConfigMap")
+	flag.Parse()
+	if *synthApps > 0 {
+		dir, err := os.MkdirTemp("", "htmlbench-")
+		if err == nil {
+			defer os.RemoveAll(dir)
+			*htmlFile, *jsonFile = filepath.Join(dir, "synthetic.html"), filepath.Join(dir, "synthetic.json")
+			err = synthetic(*htmlFile, *jsonFile, *synthApps, *synthLines)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "htmlbench:", err)
+			os.Exit(1)
+		}
+	}
+	if err := run(*htmlFile, *jsonFile, *runs, *shot, *shotFilter); err != nil {
+		fmt.Fprintln(os.Stderr, "htmlbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(htmlFile, jsonFile string, runs int, shot, shotFilter string) error {
+	if htmlFile == "" || jsonFile == "" {
+		return errors.New("-html and -json are required")
+	}
+	abs, err := filepath.Abs(htmlFile)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return err
+	}
+	b, err := browser.Start(context.Background(), 1280, 1000)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	url := "file://" + abs
+	var times []timing
+	for i := 0; i < runs; i++ {
+		p, err := b.Open(url, `document.documentElement.hasAttribute("data-rendered")`)
+		if err != nil {
+			return err
+		}
+		tm, err := browser.Eval[timing](p, timingJS)
+		if err == nil {
+			err = problems(p)
+		}
+		if err == nil && i == 0 {
+			err = check(p, jsonFile)
+		}
+		if err == nil && i == 0 && shot != "" {
+			err = screenshots(p, shot, shotFilter)
+		}
+		p.Close()
+		if err != nil {
+			return err
+		}
+		times = append(times, tm)
+	}
+	med := func(f func(timing) float64) float64 {
+		v := make([]float64, len(times))
+		for i, t := range times {
+			v[i] = f(t)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	fmt.Printf("%s: %.0f KB, %d elements; over %d loads: rendered %.0f ms median (first load %.0f ms, max %.0f ms), first contentful paint %.0f ms, load event %.0f ms\n",
+		filepath.Base(htmlFile), float64(st.Size())/1024, times[0].Elements, len(times),
+		med(func(t timing) float64 { return t.Rendered }), times[0].Rendered,
+		slices.Max(func() []float64 {
+			var v []float64
+			for _, t := range times {
+				v = append(v, t.Rendered)
+			}
+			return v
+		}()),
+		med(func(t timing) float64 { return t.FCP }), med(func(t timing) float64 { return t.Load }))
+	return nil
+}
+
+func problems(p *browser.Page) error {
+	if pr := p.Problems(); len(pr) > 0 {
+		return fmt.Errorf("the page reported: %s", strings.Join(pr, "; "))
+	}
+	return nil
+}
+
+// check compares what the page shows with the JSON report, and that the
+// filter narrows the list.
+func check(p *browser.Page, jsonFile string) error {
+	data, err := os.ReadFile(jsonFile)
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Apps []struct {
+			Env, Name, Status string
+		}
+		Summary struct {
+			Apps     int
+			ByStatus map[string]int
+			ByEnv    []map[string]any
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%s: %w", jsonFile, err)
+	}
+	cells, err := browser.Eval[map[string]int](p, `Object.fromEntries([...document.querySelectorAll("tr[data-env] td")]
+		.map(td => [(td.parentElement.dataset.env || "all") + "/" + td.dataset.status, +td.textContent]))`)
+	if err != nil {
+		return err
+	}
+	for st, n := range doc.Summary.ByStatus {
+		if len(doc.Summary.ByEnv) > 1 && cells["all/"+st] != n {
+			return fmt.Errorf("the page shows %d %s apps in all, the JSON report %d", cells["all/"+st], st, n)
+		}
+	}
+	for _, e := range doc.Summary.ByEnv {
+		for st, v := range e {
+			if n, ok := v.(float64); ok && cells[fmt.Sprint(e["env"])+"/"+st] != int(n) {
+				return fmt.Errorf("the page shows %d %s apps in %v, the JSON report %v", cells[fmt.Sprint(e["env"])+"/"+st], st, e["env"], n)
+			}
+		}
+	}
+	entries, err := browser.Eval[int](p, `document.querySelectorAll("details.app, details.unchanged li").length`)
+	if err != nil {
+		return err
+	}
+	if entries != doc.Summary.Apps || len(doc.Apps) != entries {
+		return fmt.Errorf("%d app entries on the page, %d apps in the JSON report", entries, doc.Summary.Apps)
+	}
+	first := ""
+	for _, a := range doc.Apps {
+		if a.Status != "unchanged" {
+			first = a.Env + "/" + a.Name
+			break
+		}
+	}
+	if first == "" {
+		return nil
+	}
+	if err := chromedp.Do(p.Ctx, chromedp.SendKeys(chromedp.ID("f-app"), first)); err != nil {
+		return err
+	}
+	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](`+document.getElementById("f-count").dataset.shown < `+fmt.Sprint(entries))); err != nil {
+		return fmt.Errorf("filtering on %s did not narrow the list: %w", first, err)
+	}
+	_, err = browser.Eval[any](p, `(e => { e.value = ""; e.dispatchEvent(new Event("input")); })(document.getElementById("f-app"))`)
+	return err
+}
+
+// screenshots: the report's first screen; then, with a text filter, the
+// matching apps open.
+func screenshots(p *browser.Page, file, filter string) error {
+	png, err := chromedp.Run(p.Ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		return err
+	}
+	if filter == "" {
+		return nil
+	}
+	if err := chromedp.Do(p.Ctx, chromedp.SendKeys(chromedp.ID("f-text"), filter)); err != nil {
+		return err
+	}
+	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](`document.getElementById("f-count").textContent.includes(" of ")`)); err != nil {
+		return fmt.Errorf("filter %q: %w", filter, err)
+	}
+	if err := chromedp.Do(p.Ctx, chromedp.Click(chromedp.ID("expand-all")), chromedp.ScrollIntoView(chromedp.ID("filters"))); err != nil {
+		return err
+	}
+	if png, err = chromedp.Run(p.Ctx, chromedp.CaptureScreenshot()); err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(file, ".png")+"-filtered.png", png, 0o644)
+}
