@@ -28,8 +28,8 @@ func TestReleaseBinary(t *testing.T) {
 		)
 		want := [][]string{
 			{"--base"},
-			{"diff", "markdown", "json"},
-			{"diff", "markdown", "json"},
+			{"diff", "markdown", "json", "html"},
+			{"diff", "markdown", "json", "html"},
 			{"never"},
 			{"version"},
 			{}, // --format is deprecated and hidden

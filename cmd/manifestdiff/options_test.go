@@ -43,6 +43,8 @@ func TestParse(t *testing.T) {
 				output: "json", outputFile: "o.json", detailedExitCode: true, chartsDir: "c", cacheDir: "k", post: true}},
 		{name: "live", args: []string{"--live", "--kubeconfig", "kc", "--context", "qa-readonly", "--env", "qa"},
 			want: options{Globals: g, output: "diff", live: true, kubeconfig: "kc", kubeContext: "qa-readonly", envs: []string{"qa"}}},
+		{name: "html linked from the note", args: []string{"-o", "html", "--output-file", "r.html", "--post", "--report-url", "https://pages.example.com/g/p/r.html"},
+			want: options{Globals: g, output: "html", outputFile: "r.html", post: true, reportURL: "https://pages.example.com/g/p/r.html"}},
 		{name: "equals form", args: []string{"--output=markdown", "--base=origin/main", "--env=qa,prod"},
 			want: options{Globals: g, output: "markdown", base: "origin/main", envs: []string{"qa", "prod"}}},
 		// the old spellings still work, each with a warning on stderr
@@ -75,9 +77,11 @@ func TestParse(t *testing.T) {
 // Usage errors: one line, the likely intent, a pointer to --help.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct{ args, want string }{
-		{"-o yaml", `invalid -o/--output "yaml": must be diff, markdown or json (to write the report to a file, use --output-file FILE); see 'manifestdiff --help'`},
+		{"-o yaml", `invalid -o/--output "yaml": must be diff, markdown, json or html (to write the report to a file, use --output-file FILE); see 'manifestdiff --help'`},
 		{"--output report", `use --output-file FILE`},
 		{"--output x.md --output-file y.md", "--output x.md names a file, and --output-file is given too"},
+		{"--report-url report.html", "--report-url report.html: must be an absolute http or https URL"},
+		{"--report-url https://x.example/r.html#top", "must have no #fragment"},
 		{"--colour", "unknown flag --colour (did you mean --color?); see 'manifestdiff --help'"},
 		{"--bsae main", "unknown flag --bsae (did you mean --base?)"},
 		{"--detailed-exit-code", "unknown flag --detailed-exit-code (did you mean --detailed-exitcode?)"},

@@ -30,7 +30,7 @@ import (
 
 type timing struct {
 	Rendered, FCP, DOMContentLoaded, Load float64
-	Elements                             int
+	Elements                              int
 }
 
 const timingJS = `(() => {
