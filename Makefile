@@ -15,7 +15,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short test-live demo bench lint fuzz man clean
+.PHONY: all build test test-short test-live test-browser demo bench bench-html lint fuzz man clean
 
 all: build
 
@@ -49,6 +49,17 @@ test-live:
 	KUBE_ASSETS="$$(./scripts/kube-build.sh)" SHARED="$(abspath $(SHARED))" \
 		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/
 
+# The HTML report in a real browser: Debian's headless chromium (installed
+# here when missing), driven by chromedp. Only files tagged `browser` need
+# it, so `make test` does not.
+BROWSER_PKGS := ./internal/report/html/... ./cmd/manifestdiff/...
+test-browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null 2>&1 || { echo "test-browser: chromium is missing and apt-get is not here to install it" >&2; exit 1; }; \
+	  echo "test-browser: installing Debian's chromium" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	$(GO) test -count=1 -tags browser -run Browser $(BROWSER_PKGS)
+
 # Runs a real promotion plan + apply on the bundled example repo in a temp dir.
 demo: build
 	./scripts/demo.sh
@@ -56,6 +67,11 @@ demo: build
 # Compares our tools with the shell baseline; needs ../shared (see docs/benchmarks.md).
 bench: build
 	SHARED=$(SHARED) ./scripts/bench.sh
+
+# The HTML report on generated 12- and 50-node promotions: size, time to
+# render in chromium, and the screenshots of docs/ (see docs/benchmarks.md).
+bench-html: build
+	SHARED=$(SHARED) BENCH_ONLY=html ./scripts/bench.sh
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }

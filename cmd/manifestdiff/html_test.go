@@ -41,7 +41,7 @@ func TestHTMLReportLinkedFromNote(t *testing.T) {
 		t.Fatalf("%d notes", len(notes))
 	}
 	const url = "https://gitlab.example.com/group/project/-/jobs/991/artifacts/file/review/manifest%20diff.html"
-	if !strings.Contains(notes[0].Body, `<a href="`+url+`">the full report</a>`) {
+	if !strings.Contains(notes[0].Body, `<a href="`+url+`">the HTML report</a>`) {
 		t.Errorf("the note does not link to the report:\n%s", notes[0].Body)
 	}
 	links := regexp.MustCompile(`href="`+regexp.QuoteMeta(url)+`#([^"]+)"`).FindAllStringSubmatch(notes[0].Body, -1)

@@ -43,7 +43,7 @@ func MarkdownWith(w io.Writer, r Report, opt MarkdownOptions) error {
 	s := r.Summary()
 	writeHeadline(&b, r, s)
 	if opt.ReportURL != "" {
-		fmt.Fprintf(&b, "Every diff, with a filter: <a href=\"%s\">the full report</a>.\n\n", html.EscapeString(opt.ReportURL))
+		fmt.Fprintf(&b, "Every diff, in full and filterable, is in <a href=\"%s\">the HTML report</a>.\n\n", html.EscapeString(opt.ReportURL))
 	}
 	if s.Apps > 0 {
 		writeTable(&b, s)

@@ -14,7 +14,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -97,7 +96,10 @@ func run(htmlFile, jsonFile string, runs int, shot, shotFilter string) error {
 			err = problems(p)
 		}
 		if err == nil && i == 0 {
-			err = check(p, jsonFile)
+			var doc []byte
+			if doc, err = os.ReadFile(jsonFile); err == nil {
+				err = browser.CheckReport(p, doc)
+			}
 		}
 		if err == nil && i == 0 && shot != "" {
 			err = screenshots(p, shot, shotFilter)
@@ -135,70 +137,6 @@ func problems(p *browser.Page) error {
 		return fmt.Errorf("the page reported: %s", strings.Join(pr, "; "))
 	}
 	return nil
-}
-
-// check compares what the page shows with the JSON report, and that the
-// filter narrows the list.
-func check(p *browser.Page, jsonFile string) error {
-	data, err := os.ReadFile(jsonFile)
-	if err != nil {
-		return err
-	}
-	var doc struct {
-		Apps []struct {
-			Env, Name, Status string
-		}
-		Summary struct {
-			Apps     int
-			ByStatus map[string]int
-			ByEnv    []map[string]any
-		}
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("%s: %w", jsonFile, err)
-	}
-	cells, err := browser.Eval[map[string]int](p, `Object.fromEntries([...document.querySelectorAll("tr[data-env] td")]
-		.map(td => [(td.parentElement.dataset.env || "all") + "/" + td.dataset.status, +td.textContent]))`)
-	if err != nil {
-		return err
-	}
-	for st, n := range doc.Summary.ByStatus {
-		if len(doc.Summary.ByEnv) > 1 && cells["all/"+st] != n {
-			return fmt.Errorf("the page shows %d %s apps in all, the JSON report %d", cells["all/"+st], st, n)
-		}
-	}
-	for _, e := range doc.Summary.ByEnv {
-		for st, v := range e {
-			if n, ok := v.(float64); ok && cells[fmt.Sprint(e["env"])+"/"+st] != int(n) {
-				return fmt.Errorf("the page shows %d %s apps in %v, the JSON report %v", cells[fmt.Sprint(e["env"])+"/"+st], st, e["env"], n)
-			}
-		}
-	}
-	entries, err := browser.Eval[int](p, `document.querySelectorAll("details.app, details.unchanged li").length`)
-	if err != nil {
-		return err
-	}
-	if entries != doc.Summary.Apps || len(doc.Apps) != entries {
-		return fmt.Errorf("%d app entries on the page, %d apps in the JSON report", entries, doc.Summary.Apps)
-	}
-	first := ""
-	for _, a := range doc.Apps {
-		if a.Status != "unchanged" {
-			first = a.Env + "/" + a.Name
-			break
-		}
-	}
-	if first == "" {
-		return nil
-	}
-	if err := chromedp.Do(p.Ctx, chromedp.SendKeys(chromedp.ID("f-app"), first)); err != nil {
-		return err
-	}
-	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](`+document.getElementById("f-count").dataset.shown < `+fmt.Sprint(entries))); err != nil {
-		return fmt.Errorf("filtering on %s did not narrow the list: %w", first, err)
-	}
-	_, err = browser.Eval[any](p, `(e => { e.value = ""; e.dispatchEvent(new Event("input")); })(document.getElementById("f-app"))`)
-	return err
 }
 
 // screenshots: the report's first screen; then, with a text filter, the
