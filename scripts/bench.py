@@ -139,7 +139,7 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "7")))
-    ap.add_argument("--only", choices=["promote", "manifestdiff", "all"], default=os.environ.get("BENCH_ONLY", "all"))
+    ap.add_argument("--only", choices=["promote", "manifestdiff", "html", "all"], default=os.environ.get("BENCH_ONLY", "all"))
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(dir=a.out, prefix="run-")
@@ -156,6 +156,14 @@ def main():
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import bench_manifestdiff
         rows += bench_manifestdiff.run(a, work, url, generate, alternate, sh)
+    if a.only in ("html", "all"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import bench_html
+        bench_html.run(a, work, url, generate, sh)
+    if not rows:
+        srv.shutdown()
+        shutil.rmtree(work, ignore_errors=True)
+        return
     print(f"\n{a.runs} alternating runs each, medians, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
     print("| scenario | tool | baseline median | ours median | speed-up |")
     print("|---|---|---|---|---|")

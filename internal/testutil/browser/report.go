@@ -75,6 +75,11 @@ func CheckReport(p *Page, jsonDoc []byte) error {
 	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](`+document.getElementById("f-count").dataset.shown < `+fmt.Sprint(entries))); err != nil {
 		return fmt.Errorf("filtering on %s did not narrow the list: %w", first, err)
 	}
-	_, err = Eval[any](p, `(e => { e.value = ""; e.dispatchEvent(new Event("input")); })(document.getElementById("f-app"))`)
-	return err
+	if _, err := Eval[any](p, `(e => { e.value = ""; e.dispatchEvent(new Event("input")); })(document.getElementById("f-app"))`); err != nil {
+		return err
+	}
+	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](`+document.getElementById("f-count").dataset.shown === `+fmt.Sprint(entries))); err != nil {
+		return fmt.Errorf("clearing the filter did not bring every app back: %w", err)
+	}
+	return nil
 }
