@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
 // Hostile values in a manifest, and in every other string of the model,
@@ -108,5 +109,69 @@ func TestHostileValuesStayText(t *testing.T) {
 		if n := strings.Count(string(page), raw); n > 0 {
 			t.Errorf("%q appears %d times in the page's bytes", raw, n)
 		}
+	}
+}
+
+// Whatever the strings of the model hold, the page keeps its structure:
+// one script (the page's), no comment, no event handler, no element but
+// the template's, and a data block that decodes.
+func FuzzWriteKeepsStructure(f *testing.F) {
+	for _, h := range hostile {
+		f.Add("qa", "app", "Kind", h, h)
+	}
+	f.Add("a b", "x", "K", "@@ -1 +1 @@\n-</script>\n+<!--", "\x00\xff")
+	f.Fuzz(func(t *testing.T, env, name, kind, value, errText string) {
+		res := diff.ResourceDiff{Kind: kind, Namespace: value, Name: name, Status: diff.Changed,
+			Diff: "@@ -1 +1 @@\n-" + value + "\n+" + errText + "\n", SecretKeys: []diff.SecretKeyChange{{Key: value, Status: errText}}}
+		big := res
+		big.Name += "-big"
+		big.Diff = strings.Repeat("+"+value+"\n", lazyLines+1)
+		r := report.Report{Base: value, Head: errText, Apps: []report.App{
+			{Env: env, Name: name, Status: report.StatusChanged, Resources: []diff.ResourceDiff{res, big}},
+			{Env: env, Name: name + "-e", Status: report.StatusError, Error: errText, NotRendered: value},
+			{Env: value, Name: errText, Status: errText},
+		}}
+		doc := parseDoc(t, render(t, r))
+		var scripts, data int
+		walk(doc, func(n *xhtml.Node) {
+			if n.Type == xhtml.CommentNode {
+				t.Fatalf("comment %q", n.Data)
+			}
+			if n.Type != xhtml.ElementNode {
+				return
+			}
+			if !templateTags[n.Data] {
+				t.Fatalf("element <%s>", n.Data)
+			}
+			for _, a := range n.Attr {
+				if strings.HasPrefix(a.Key, "on") || a.Key == "src" || a.Key == "style" {
+					t.Fatalf("<%s %s=%q>", n.Data, a.Key, a.Val)
+				}
+			}
+			if n.DataAtom == atom.Script {
+				if hasClass(n, "rows") {
+					data++
+					var rows [][4]string
+					if err := json.Unmarshal([]byte(text(n)), &rows); err != nil || len(rows) <= lazyLines {
+						t.Fatalf("data block: %d rows, %v", len(rows), err)
+					}
+				} else {
+					scripts++
+				}
+			}
+		})
+		if scripts != 1 || data != 1 {
+			t.Fatalf("%d scripts, %d data blocks", scripts, data)
+		}
+	})
+}
+
+// templateTags are the elements the page's template writes.
+var templateTags = map[string]bool{}
+
+func init() {
+	for _, tag := range strings.Fields(`html head meta title style body header h1 h2 h3 code p a section table thead tbody tfoot
+		tr th td span nav label input select option button output main details summary b div pre ul li script`) {
+		templateTags[tag] = true
 	}
 }

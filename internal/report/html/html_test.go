@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -319,5 +320,41 @@ func TestNoSecretValue(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	if a, b := render(t, fixtureReport(t)), render(t, fixtureReport(t)); !bytes.Equal(a, b) {
 		t.Error("two renders of one report differ")
+	}
+}
+
+// The page holds at most rowBudget drawn rows: past it, and for any diff
+// longer than lazyLines, rows are data drawn on opening. Every row is in
+// the page one way or the other.
+func TestRowBudget(t *testing.T) {
+	r := report.Report{Base: "a", Head: "b"}
+	total := 0
+	for i := range 60 {
+		name := fmt.Sprintf("app-%02d", i)
+		var base, head strings.Builder
+		for j := range 150 { // values of its own: nothing to group
+			fmt.Fprintf(&base, "  k%d: old-%d\n", j, i*1000+j)
+			fmt.Fprintf(&head, "  k%d: new-%d\n", j, i*1000+j)
+		}
+		a := appOf(t, "prod", name, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n"+base.String(),
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n"+head.String())
+		total += len(diffLines(a.Resources[0].Diff))
+		r.Apps = append(r.Apps, a)
+	}
+	if total <= rowBudget {
+		t.Fatalf("only %d rows: the budget is not reached", total)
+	}
+	doc := parseDoc(t, render(t, r))
+	drawn := len(elements(doc, func(n *xhtml.Node) bool { return n.DataAtom == atom.Tr && hasClass(n.Parent.Parent, "diff") }))
+	lazy := 0
+	for _, n := range elements(doc, func(n *xhtml.Node) bool { return n.DataAtom == atom.Script && hasClass(n, "rows") }) {
+		var rows [][4]string
+		if err := json.Unmarshal([]byte(text(n)), &rows); err != nil {
+			t.Fatal(err)
+		}
+		lazy += len(rows)
+	}
+	if drawn > rowBudget || lazy == 0 || drawn+lazy != total {
+		t.Errorf("%d rows drawn, %d as data; want at most %d drawn and all %d in the page", drawn, lazy, rowBudget, total)
 	}
 }
