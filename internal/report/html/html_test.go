@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"html/template"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -293,26 +295,46 @@ func sha(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// Secret values never reach the page: it is built from the report
-// model, whose diffs are redacted, and the placeholders show.
+// Secret values never reach the page, in any form a leak could take
+// (plain, base64, decoded, SHA-256): it is built from the report model,
+// whose diffs are redacted, and the placeholders show.
 func TestNoSecretValue(t *testing.T) {
 	page := string(render(t, fixtureReport(t)))
 	if !strings.Contains(page, "&lt;redacted: changed&gt;") {
 		t.Fatal("no redaction placeholder: fixture not exercised")
 	}
+	var forms []string
+	add := func(v string) {
+		sum := sha256.Sum256([]byte(v))
+		forms = append(forms, v, base64.StdEncoding.EncodeToString([]byte(v)), hex.EncodeToString(sum[:]))
+	}
 	for _, f := range []string{"base.yaml", "head.yaml", "head-again.yaml"} {
 		for _, r := range parse(t, fixtureFile(t, f), "web") {
+			if meta, ok := r.Object["metadata"].(map[string]any); ok {
+				if ann, ok := meta["annotations"].(map[string]any); ok && ann["kubectl.kubernetes.io/last-applied-configuration"] != nil {
+					add(fmt.Sprint(ann["kubectl.kubernetes.io/last-applied-configuration"]))
+				}
+			}
 			if r.Kind != "Secret" {
 				continue
 			}
 			for _, field := range []string{"data", "stringData"} {
 				m, _ := r.Object[field].(map[string]any)
-				for k, v := range m {
-					if s := fmt.Sprint(v); len(s) > 3 && strings.Contains(page, s) {
-						t.Errorf("value of Secret key %s.%s leaked", field, k)
+				for _, v := range m {
+					add(fmt.Sprint(v))
+					if dec, err := base64.StdEncoding.DecodeString(fmt.Sprint(v)); err == nil {
+						add(string(dec))
 					}
 				}
 			}
+		}
+	}
+	if len(forms) < 30 {
+		t.Fatalf("only %d secret forms: fixtures changed?", len(forms))
+	}
+	for _, s := range forms {
+		if strings.Contains(page, s) || strings.Contains(page, template.HTMLEscapeString(s)) {
+			t.Errorf("secret value %q leaked", s)
 		}
 	}
 }

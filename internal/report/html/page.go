@@ -83,6 +83,7 @@ type resView struct {
 
 type sharedView struct {
 	Anchor string
+	Open   bool
 	Shown  appRef
 	Others []appRef
 	Res    resView
@@ -133,6 +134,9 @@ func build(r report.Report) page {
 	}
 	p.Total = envView{Name: "all", Counts: counts(p.Statuses, totals)}
 	if sections <= openLimit {
+		for i := range p.Shared {
+			p.Shared[i].Open = true
+		}
 		for i := range p.Envs {
 			for j := range p.Envs[i].Apps {
 				p.Envs[i].Apps[j].Open = true
