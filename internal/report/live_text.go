@@ -79,7 +79,7 @@ func findingLine(f LiveFinding) string {
 }
 
 // writeLiveMarkdown is the note's live section, per env then app.
-func writeLiveMarkdown(b *bytes.Buffer, r Report) {
+func writeLiveMarkdown(b *bytes.Buffer, r Report, opt MarkdownOptions) {
 	if !r.anyLive() {
 		return
 	}
@@ -100,15 +100,15 @@ func writeLiveMarkdown(b *bytes.Buffer, r Report) {
 		}
 		for _, a := range r.Apps {
 			if a.Env == e.Env && liveVisible(a) {
-				writeLiveApp(b, a)
+				writeLiveApp(b, a, reportLink(opt, LiveAnchor(a)))
 			}
 		}
 	}
 }
 
-func writeLiveApp(b *bytes.Buffer, a App) {
+func writeLiveApp(b *bytes.Buffer, a App, link string) {
 	l := a.Live
-	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s</summary>\n\n", html.EscapeString(a.Name), html.EscapeString(liveTally(l)))
+	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s</summary>\n\n", html.EscapeString(a.Name), html.EscapeString(liveTally(l)), link)
 	if l.Error != "" {
 		writeFence(b, "text", "not compared: "+l.Error+"\n")
 	}

@@ -58,7 +58,7 @@ func MarkdownWith(w io.Writer, r Report, opt MarkdownOptions) error {
 	for _, g := range r.ordered() {
 		writeEnv(&b, r, g, index, opt)
 	}
-	writeLiveMarkdown(&b, r)
+	writeLiveMarkdown(&b, r, opt)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write markdown report: %w", err)
 	}

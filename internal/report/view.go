@@ -108,3 +108,29 @@ func anchorPart(s string) string {
 	}
 	return sb.String()
 }
+
+// The live diff (manifestdiff --live), as the note words it.
+
+// LiveTitle says what a live action means to a reviewer ("would be
+// pruned", "drift: only in the cluster").
+func LiveTitle(action string) string {
+	if t, ok := liveTitles[action]; ok {
+		return t
+	}
+	return action
+}
+
+// LiveShown reports whether an app has anything to show in the live part.
+func LiveShown(a App) bool { return liveVisible(a) }
+
+// LiveTally summarises an app's live comparison ("1 create, 2 drift").
+func LiveTally(l *Live) string { return liveTally(l) }
+
+// FindingLine is one line about an object the live diff could not compare.
+func FindingLine(f LiveFinding) string { return findingLine(f) }
+
+// LiveWarnings name the envs whose cluster could not be compared at all.
+func LiveWarnings(r Report) []string { return liveWarnings(r) }
+
+// LiveAnchor is the fragment of an app's live comparison.
+func LiveAnchor(a App) string { return "live/" + anchorPart(a.Env) + "/" + anchorPart(a.Name) }

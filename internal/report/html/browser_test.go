@@ -6,6 +6,7 @@ package html
 // `make test-browser` runs them (go test -tags browser).
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -273,4 +274,38 @@ func TestBrowserHostileValues(t *testing.T) {
 	if got := eval[string](t, p, `getComputedStyle(document.body).display`); got != "block" {
 		t.Errorf("a value's style applied: body display %q", got)
 	}
+}
+
+// A report with a live diff: the page agrees with the JSON report, live
+// counts included, and the filter narrows the live part too.
+func TestBrowserLiveReport(t *testing.T) {
+	r := liveReport(t)
+	p := openReport(t, r, "")
+	var doc bytes.Buffer
+	if err := report.JSON(&doc, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.CheckReport(p, doc.Bytes()); err != nil {
+		t.Error(err)
+	}
+	const liveShown = `[...document.querySelectorAll("details.live")].filter(e => !e.closest("[hidden]")).map(e => e.dataset.app).join(",")`
+	if got := eval[string](t, p, liveShown); got != "staging/api,staging/docs,staging/web,staging/worker" {
+		t.Fatalf("live entries %s", got)
+	}
+	typeInto(t, p, "f-kind", "configmap")
+	waitFor(t, p, liveShown+` === "staging/api"`, liveShown)
+	if got := eval[string](t, p, `[...document.querySelectorAll('[id="live/staging/api"] .res')].filter(e => !e.hidden).map(e => e.dataset.status).join()`); got != "prune" {
+		t.Errorf("visible live resources of staging/api: %s, want the pruned ConfigMap", got)
+	}
+	clearFilters(t, p)
+	if err := chromedp.Do(p.Ctx, chromedp.SetValue(chromedp.ID("f-status"), "added")); err != nil {
+		t.Fatal(err)
+	}
+	eval[any](t, p, `document.getElementById("f-status").dispatchEvent(new Event("input"))`)
+	waitFor(t, p, `document.getElementById("live").hidden`, liveShown)
+	clearFilters(t, p)
+	if eval[bool](t, p, `document.getElementById("live").hidden || document.getElementById("live-env/prod").hidden`) {
+		t.Error("clearing the filter left the live part hidden")
+	}
+	noProblems(t, p)
 }

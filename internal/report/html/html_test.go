@@ -147,7 +147,11 @@ func TestGoldenStructure(t *testing.T) {
 // Every app has its anchor, each anchor once; every link of the page
 // resolves inside it.
 func TestAnchors(t *testing.T) {
-	r := fixtureReport(t)
+	t.Run("report", func(t *testing.T) { checkAnchors(t, fixtureReport(t)) })
+	t.Run("with a live diff", func(t *testing.T) { checkAnchors(t, liveReport(t)) })
+}
+
+func checkAnchors(t *testing.T, r report.Report) {
 	doc := parseDoc(t, render(t, r))
 	ids := map[string]int{}
 	for _, n := range elements(doc, func(n *xhtml.Node) bool { _, ok := attr(n, "id"); return ok }) {
@@ -239,7 +243,12 @@ func TestSummaryCounts(t *testing.T) {
 // anchors, no CSS import or url(); the CSP allows nothing else, and its
 // hashes are those of the inline style and script.
 func TestSelfContained(t *testing.T) {
-	page := render(t, fixtureReport(t))
+	t.Run("report", func(t *testing.T) { checkSelfContained(t, fixtureReport(t)) })
+	t.Run("with a live diff", func(t *testing.T) { checkSelfContained(t, liveReport(t)) })
+}
+
+func checkSelfContained(t *testing.T, r report.Report) {
+	page := render(t, r)
 	doc := parseDoc(t, page)
 	var styles, scripts []string
 	walk(doc, func(n *xhtml.Node) {

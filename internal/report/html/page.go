@@ -39,7 +39,9 @@ type page struct {
 	Total       envView // counts over all environments
 	Resources   report.ResourceCounts
 	Shared      []sharedView
-	Apps        int // every app of the report
+	Apps        int      // every app of the report
+	Warnings    []string // envs the live diff could not compare
+	Live        *liveView
 }
 
 type appRef struct {
@@ -75,6 +77,8 @@ type resView struct {
 	// script to draw when the app is opened; html/template writes them as
 	// JSON escaped for a script element.
 	Lazy [][4]string
+	// Note words a live action ("would be pruned").
+	Note string
 	// Shared is set when another app has the same change: the diff is
 	// shown once, under that anchor.
 	Shared      string
@@ -133,7 +137,20 @@ func build(r report.Report) page {
 		p.Envs = append(p.Envs, ev)
 	}
 	p.Total = envView{Name: "all", Counts: counts(p.Statuses, totals)}
+	p.Warnings = report.LiveWarnings(r)
+	if p.Live = bd.live(r, s); p.Live != nil {
+		for _, e := range p.Live.Envs {
+			sections += len(e.Apps)
+		}
+	}
 	if sections <= openLimit {
+		if p.Live != nil {
+			for i := range p.Live.Envs {
+				for j := range p.Live.Envs[i].Apps {
+					p.Live.Envs[i].Apps[j].Open = true
+				}
+			}
+		}
 		for i := range p.Shared {
 			p.Shared[i].Open = true
 		}

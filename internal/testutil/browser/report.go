@@ -20,6 +20,7 @@ func CheckReport(p *Page, jsonDoc []byte) error {
 			ByStatus  map[string]int
 			ByEnv     []map[string]any
 			Resources map[string]int
+			Live      map[string]int // with --live
 		}
 	}
 	if err := json.Unmarshal(jsonDoc, &doc); err != nil {
@@ -50,6 +51,19 @@ func CheckReport(p *Page, jsonDoc []byte) error {
 	for k, n := range doc.Summary.Resources {
 		if shown[k] != n {
 			return fmt.Errorf("the page shows %d resources %s, the JSON report %d", shown[k], k, n)
+		}
+	}
+	live, err := Eval[map[string]int](p, `Object.fromEntries([...document.querySelectorAll("[data-live]")]
+		.map(e => [e.dataset.live, +e.textContent]))`)
+	if err != nil {
+		return err
+	}
+	if (doc.Summary.Live == nil) != (len(live) == 0) {
+		return fmt.Errorf("the JSON report has live counts %v, the page %v", doc.Summary.Live, live)
+	}
+	for k, n := range live {
+		if doc.Summary.Live[k] != n {
+			return fmt.Errorf("the page shows %d live %s, the JSON report %d", n, k, doc.Summary.Live[k])
 		}
 	}
 	entries, err := Eval[int](p, `document.querySelectorAll("details.app, details.unchanged li").length`)

@@ -41,7 +41,7 @@
   all("details.group").forEach(function (g) {
     groups[g.id] = { el: g, res: g.querySelector(".res"), apps: g.getAttribute("data-apps").split(" ") };
   });
-  var apps = all("details.app").map(function (el) {
+  var entry = function (el) {
     return {
       el: el, label: lower(el.getAttribute("data-app")), status: el.getAttribute("data-status"),
       res: all(".res", el).map(function (r) {
@@ -49,7 +49,10 @@
         return { el: r, kind: lower(r.getAttribute("data-kind")), name: lower(r.getAttribute("data-name")), body: g ? g.res : r };
       })
     };
-  });
+  };
+  var apps = all("details.app").map(entry);
+  // an app's live comparison (--live): filtered like an app, not counted as one
+  var lives = all("details.live").map(entry);
   var quiet = all("details.unchanged li").map(function (el) {
     return { el: el, label: lower(el.getAttribute("data-app")), status: el.getAttribute("data-status") };
   });
@@ -67,7 +70,7 @@
       text: lower(inputs[3].value.trim()), status: inputs[4].value };
     var inner = q.kind || q.name || q.text;
     var shown = 0, visibleApps = {};
-    apps.forEach(function (a) {
+    var filter = function (a) {
       var ok = a.label.indexOf(q.app) >= 0 && (!q.status || a.status === q.status), any = false;
       a.res.forEach(function (r) {
         var m = ok && resMatches(r, q);
@@ -79,8 +82,12 @@
         ok = !q.kind && !q.name && textOf(a.el).indexOf(q.text) >= 0;
       }
       a.el.hidden = !ok;
-      if (ok) { shown++; visibleApps[a.el.getAttribute("data-app")] = true; }
+      return ok;
+    };
+    apps.forEach(function (a) {
+      if (filter(a)) { shown++; visibleApps[a.el.getAttribute("data-app")] = true; }
     });
+    lives.forEach(filter);
     quiet.forEach(function (a) {
       var ok = !inner && a.label.indexOf(q.app) >= 0 && (!q.status || a.status === q.status);
       a.el.hidden = !ok;
@@ -95,6 +102,9 @@
     all("section.env, #shared").forEach(function (s) {
       s.hidden = !s.querySelector("details.app:not([hidden]), details.group:not([hidden]), details.unchanged:not([hidden])");
     });
+    var any = q.app || q.status || inner;
+    all("section.live-env").forEach(function (s) { s.hidden = any && !s.querySelector("details.live:not([hidden])"); });
+    all("#live").forEach(function (s) { s.hidden = !s.querySelector("section.live-env:not([hidden])"); });
     count.setAttribute("data-shown", shown);
     count.textContent = shown === total ? total + " apps" : shown + " of " + total + " apps";
   }
@@ -107,7 +117,7 @@
   all("details[open]").forEach(drawIn);
 
   var setOpen = function (open) {
-    all("details.app:not([hidden]), details.group:not([hidden])").forEach(function (d) { d.open = open; });
+    all("details.app:not([hidden]), details.group:not([hidden]), details.live:not([hidden])").forEach(function (d) { d.open = open; });
   };
   $("expand-all").addEventListener("click", function () { setOpen(true); });
   $("collapse-all").addEventListener("click", function () { setOpen(false); });
