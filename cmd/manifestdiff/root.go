@@ -40,6 +40,11 @@ found again by a hidden marker, with CI_API_V4_URL, CI_PROJECT_ID and
 CI_MERGE_REQUEST_IID (set by GitLab CI in merge request pipelines) and
 GITLAB_TOKEN (a project or group access token with the api scope).
 
+-o html writes one self-contained page (every diff, a filter; nothing
+loaded from anywhere) to publish with artifacts:expose_as. The note links
+each app to its place there: with -o html --output-file FILE --post in
+GitLab CI, at $CI_JOB_URL/artifacts/file/FILE; else at --report-url.
+
 --live also compares the head revision's apps of the envs listed in
 .promote.yaml's live: with their cluster, the way kubectl diff
 --server-side does, as Argo CD's field manager: objects a sync would
