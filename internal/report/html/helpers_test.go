@@ -111,4 +111,3 @@ func outline(doc *xhtml.Node) string {
 	visit(doc, 0)
 	return sb.String()
 }
-
