@@ -21,12 +21,27 @@ import (
 // against fsys and returns the apps sorted by name. Documents of other
 // kinds are ignored; a document that does not parse is an error naming
 // file:line.
+//
+// A file that does not parse as YAML fails only itself: its apps are
+// unknowable, so it is one Failure named after the file (with the line
+// of the parse error), and every other file is still discovered; the
+// apps are returned with a *DiscoveryError.
 func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
-	ms, err := ReadManifests(fsys, cfg, env)
+	ms, bad, err := readManifests(fsys, cfg, env, true)
 	if err != nil {
 		return nil, err
 	}
-	return DiscoverManifests(fsys, cfg, env, ms)
+	apps, err := DiscoverManifests(fsys, cfg, env, ms)
+	if len(bad) == 0 {
+		return apps, err
+	}
+	var derr *DiscoveryError
+	if errors.As(err, &derr) {
+		bad = append(bad, derr.Failures...)
+	} else if err != nil {
+		return nil, err
+	}
+	return apps, &DiscoveryError{Env: env, Failures: bad}
 }
 
 // Manifest is one manifest file split into its YAML documents, nil for an
@@ -41,27 +56,52 @@ type Manifest struct {
 // of what discovery costs, so it is done once. The documents are shared
 // and must not be modified.
 func ReadManifests(fsys fs.FS, cfg *config.Config, env string) ([]Manifest, error) {
+	ms, _, err := readManifests(fsys, cfg, env, false)
+	return ms, err
+}
+
+// readManifests reads env's manifest files. With tolerant, a file that
+// does not parse is returned as a Failure (Name: the file) instead of
+// failing the whole env.
+func readManifests(fsys fs.FS, cfg *config.Config, env string, tolerant bool) ([]Manifest, []Failure, error) {
 	if err := cfg.CheckEnv(env); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files, err := cfg.ManifestFiles(fsys, env)
 	if err != nil {
-		return nil, fmt.Errorf("env %s: %w", env, err)
+		return nil, nil, fmt.Errorf("env %s: %w", env, err)
 	}
 	out := make([]Manifest, 0, len(files))
+	var bad []Failure
 	for _, name := range files {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, fmt.Errorf("env %s: %s: %w", env, name, err)
+			return nil, nil, fmt.Errorf("env %s: %s: %w", env, name, err)
 		}
 		docs, err := splitDocs(data)
 		if err != nil {
-			return nil, fmt.Errorf("env %s: %w", env, posError(name, 0, err))
+			err = fmt.Errorf("env %s: %w", env, posError(name, 0, err))
+			if !tolerant {
+				return nil, nil, err
+			}
+			bad = append(bad, Failure{Name: name, File: name, Line: errorLine(err), Err: err, WholeFile: true})
+			continue
 		}
 		out = append(out, Manifest{File: name, Docs: docs})
 	}
-	return out, nil
+	return out, bad, nil
 }
+
+// errorLine is the line posError put after "file:", 0 if none.
+func errorLine(err error) int {
+	if m := fileLineRE.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+var fileLineRE = regexp.MustCompile(`^env [^:]+: [^:]+:(\d+): `)
 
 // DiscoverManifests is Discover over manifests ReadManifests returned.
 //
@@ -72,12 +112,12 @@ func ReadManifests(fsys fs.FS, cfg *config.Config, env string) ([]Manifest, erro
 // any broken input treat that as any error; manifestdiff reports each
 // failure as its app's error and goes on.
 func DiscoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest) ([]App, error) {
-	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{}}
+	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{},
+		dups: map[string]*Failure{}}
 	for _, m := range ms {
-		if err := d.file(m); err != nil {
-			return nil, fmt.Errorf("env %s: %w", env, err)
-		}
+		d.file(m)
 	}
+	d.dropDuplicates()
 	sort.Slice(d.apps, func(i, j int) bool { return d.apps[i].Name < d.apps[j].Name })
 	if len(d.failures) > 0 {
 		return d.apps, &DiscoveryError{Env: env, Failures: d.failures}
@@ -93,9 +133,12 @@ type Failure struct {
 	// document names nothing.
 	Name   string
 	AppSet bool
-	File   string
-	Line   int
-	Err    error // names file:line and the reason
+	// WholeFile marks a file that does not parse: Name is the file, and
+	// the apps it held at another revision are unknowable here.
+	WholeFile bool
+	File      string
+	Line      int
+	Err       error // names file:line and the reason
 }
 
 // DiscoveryError lists the documents of an env that failed; the apps of
@@ -123,9 +166,13 @@ type discovery struct {
 	// of an env usually asks for the same pattern.
 	globs    map[string][]string
 	failures []Failure
+	// dups are the names two documents generate: Argo CD cannot hold two
+	// Applications of one name in one namespace, so every app of such a
+	// name fails, and only those.
+	dups map[string]*Failure
 }
 
-func (d *discovery) file(m Manifest) error {
+func (d *discovery) file(m Manifest) {
 	name := m.File
 	for i, doc := range m.Docs {
 		apps, err := d.document(name, i, doc)
@@ -134,14 +181,43 @@ func (d *discovery) file(m Manifest) error {
 			continue
 		}
 		for _, a := range apps {
-			if prev, dup := d.seen[a.Name]; dup {
-				return fmt.Errorf("%s:%d: app %s: name already used by %s:%d", a.File, a.Line, a.Name, prev.File, prev.Line)
+			prev, dup := d.seen[a.Name]
+			if !dup {
+				d.seen[a.Name] = a
+				d.apps = append(d.apps, a)
+				continue
 			}
-			d.seen[a.Name] = a
-			d.apps = append(d.apps, a)
+			err := posError(a.File, a.Line, fmt.Errorf("app %s: name already used by %s:%d", a.Name, prev.File, prev.Line))
+			if f := d.dups[a.Name]; f != nil {
+				f.Err = fmt.Errorf("%w; %s", f.Err, err)
+				continue
+			}
+			d.dups[a.Name] = &Failure{Name: a.Name, File: a.File, Line: a.Line, Err: fmt.Errorf("env %s: %w", d.env, err)}
 		}
 	}
-	return nil
+}
+
+// dropDuplicates removes the apps of duplicated names and records one
+// failure per name.
+func (d *discovery) dropDuplicates() {
+	if len(d.dups) == 0 {
+		return
+	}
+	kept := d.apps[:0]
+	for _, a := range d.apps {
+		if d.dups[a.Name] == nil {
+			kept = append(kept, a)
+		}
+	}
+	d.apps = kept
+	names := make([]string, 0, len(d.dups))
+	for n := range d.dups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		d.failures = append(d.failures, *d.dups[n])
+	}
 }
 
 // fail records a document that produced no apps.

@@ -162,3 +162,52 @@ func runFS(t *testing.T, base, head fs.FS) (report.Report, *fetcher, error) {
 	rep, err := d.Run(context.Background())
 	return rep, f, err
 }
+
+// TestUnparsableFileAndDuplicateNameFailOnlyTheirApps: a manifest file
+// that does not parse is one error entry naming the file and line (its
+// apps are unknowable), the apps it held at the other revision fail
+// with it rather than show as removed, and a name two documents
+// generate fails that name only; every other app of the env is still
+// rendered.
+func TestUnparsableFileAndDuplicateNameFailOnlyTheirApps(t *testing.T) {
+	base := exampleFleet(t)
+	dup := strings.Replace(missingPathApp, "ledger-missing-qa", "ledger-node-a-api-qa", 1)
+	dup = strings.Replace(dup, "envs/qa/nope", "envs/qa/gateway", 1)
+	head := derive(t, base).
+		write("argocd/qa/app-broken.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: [unclosed\n").
+		edit("argocd/qa/app-gateway.yaml", "  project: ledger-qa\n", "  project: ledger-qa\n   bad: indent\n").
+		write("argocd/qa/app-dup.yaml", dup).
+		edit("envs/qa/nodes/node-c/values-api.yaml", "nodeId: c", "nodeId: c2")
+	rep, f, err := run(t, base, head.m, 2)
+	if !errors.Is(err, ErrRender) {
+		t.Fatalf("err = %v, want ErrRender", err)
+	}
+	want := map[string]string{
+		"qa/argocd/qa/app-broken.yaml":  "error",
+		"qa/argocd/qa/app-gateway.yaml": "error",
+		"qa/ledger-gateway-qa":          "error", // in the broken file at head
+		"qa/ledger-node-a-api-qa":       "error", // two documents, one name
+		"qa/ledger-root-qa":             "error", // the app of apps renders the broken files
+		"qa/ledger-node-c-api-qa":       "changed",
+	}
+	if diff := cmp.Diff(want, statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	reasons := map[string][]string{
+		"argocd/qa/app-broken.yaml":  {"env qa: argocd/qa/app-broken.yaml:2: did not find expected", "(at head)"},
+		"argocd/qa/app-gateway.yaml": {"argocd/qa/app-gateway.yaml:10: "},
+		"ledger-gateway-qa":          {"argocd/qa/app-gateway.yaml:10: ", "(at head)"},
+		"ledger-node-a-api-qa":       {"argocd/qa/appset-nodes.yaml:15: app ledger-node-a-api-qa: name already used by argocd/qa/app-dup.yaml:1"},
+	}
+	for name, parts := range reasons {
+		a := findApp(t, rep, "qa", name)
+		for _, p := range parts {
+			if !strings.Contains(a.Error, p) {
+				t.Errorf("%s: error %q lacks %q", name, a.Error, p)
+			}
+		}
+	}
+	if f.counts()["ledger-api@1.4.0"] == 0 {
+		t.Error("no ledger-api render: the other apps were not rendered")
+	}
+}

@@ -163,20 +163,24 @@ func discoverSide(s Side, cfg *config.Config, env string) ([]argo.App, []argo.Fa
 // failed marks the apps of failed documents as errors. An Application
 // fails under its own name; an ApplicationSet fails every app it
 // generates at the other revision, or stands under its own name when
-// there is none.
+// there is none. A file that does not parse stands under its own name,
+// and the apps it holds at the other revision fail with it: whether
+// they were removed or changed is unknowable.
 func failed(byName map[string]*pair, get func(string) *pair, fails []argo.Failure, side string) {
 	for _, f := range fails {
 		msg := oneLine(fmt.Sprintf("%v (at %s)", f.Err, side))
 		hit := false
-		if f.AppSet {
-			for _, p := range byName {
-				if (p.base != nil && p.base.AppSet == f.Name) || (p.head != nil && p.head.AppSet == f.Name) {
-					p.discoverErr, hit = msg, true
-				}
+		for _, p := range byName {
+			switch {
+			case f.AppSet && (p.base != nil && p.base.AppSet == f.Name || p.head != nil && p.head.AppSet == f.Name):
+				p.discoverErr, hit = firstNonEmpty(p.discoverErr, msg), true
+			case f.WholeFile && (p.base != nil && p.base.File == f.File || p.head != nil && p.head.File == f.File):
+				p.discoverErr = firstNonEmpty(p.discoverErr, msg)
 			}
 		}
 		if !hit {
-			get(f.Name).discoverErr = msg
+			p := get(f.Name)
+			p.discoverErr = firstNonEmpty(p.discoverErr, msg)
 		}
 	}
 }
