@@ -2,286 +2,203 @@ package argo
 
 import (
 	"fmt"
-	"io/fs"
-	"path"
-	"regexp"
 	"sort"
-	"strconv"
-	"strings"
 
-	"github.com/gobwas/glob"
 	"go.yaml.in/yaml/v3"
 )
 
-type rawDir struct {
-	Path    string `yaml:"path"`
-	Exclude bool   `yaml:"exclude"`
+// generatorKinds are the generator fields of an ApplicationSet generator
+// in the order of Argo CD's type, which is the order it runs them when
+// one entry names several. selector is not a kind: it filters them.
+var generatorKinds = []string{"list", "clusters", "git", "scmProvider", "clusterDecisionResource",
+	"pullRequest", "matrix", "merge", "plugin"}
+
+var (
+	generatorFields = append([]string{"selector"}, generatorKinds...)
+	gitFields       = []string{"repoURL", "revision", "directories", "files", "template", "pathParamPrefix", "values", "requeueAfterSeconds"}
+	listFields      = []string{"elements", "elementsYaml", "template"}
+	matrixFields    = []string{"generators", "template"}
+	mergeFields     = []string{"generators", "mergeKeys", "template"}
+)
+
+// Generator levels: the ApplicationSet's own generators, the children of
+// a matrix or merge among them (which may be a matrix or merge again),
+// and the children of such a nested matrix or merge. Argo CD keeps a
+// nested matrix or merge as raw JSON and decodes it leniently: its
+// unknown fields, a template, and a third level of matrix or merge are
+// dropped, not refused.
+const (
+	levelTop = iota
+	levelNested
+	levelTerminal
+)
+
+// genResult is what one generator kind of an entry produced: parameter
+// sets, and its template override (nil if none).
+type genResult struct {
+	kind   string
+	params []map[string]any
+	tmpl   *yaml.Node
 }
 
-type rawGit struct {
-	RepoURL     string   `yaml:"repoURL"`
-	Directories []rawDir `yaml:"directories"`
-	Files       []struct {
-		Path    string `yaml:"path"`
-		Exclude bool   `yaml:"exclude"`
-	} `yaml:"files"`
-	PathParamPrefix string            `yaml:"pathParamPrefix"`
-	Values          map[string]string `yaml:"values"`
-}
-
-// gitParams expands a git generator against this revision's tree. Its
-// revision field is ignored on purpose: a diff expands each revision
-// against itself.
-func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, error) {
-	var g rawGit
-	if err := n.Decode(&g); err != nil {
-		return nil, fmt.Errorf("git generator: %w", err)
+// transform is Argo CD's processing of one generator entry: every kind it
+// names (in Argo CD's order) generates parameter sets, which the entry's
+// selector filters. genParams, when not empty, are the parameters of a
+// matrix's first child, rendered into this entry before it generates.
+func (d *discovery) transform(entry *yaml.Node, r *renderer, level int, genParams map[string]any) ([]genResult, error) {
+	strict := level < levelTerminal
+	if isNull(entry) || entry.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("generator must be a mapping")
 	}
-	if !SameRepo(g.RepoURL, d.cfg.RepoURL) {
-		return nil, fmt.Errorf("git generator repoURL %s is not this repository (%s)", g.RepoURL, d.cfg.RepoURL)
+	if strict {
+		if err := checkKeys(entry, "generator", generatorFields...); err != nil {
+			return nil, err
+		}
 	}
-	var out []map[string]any
-	switch {
-	case g.Directories != nil:
-		dirs, err := d.candidateDirs(g.Directories)
+	sel, err := parseSelector(child(entry, "selector"))
+	if err != nil {
+		return nil, fmt.Errorf("error parsing label selector: %w", err)
+	}
+	var out []genResult
+	for _, kind := range generatorKinds {
+		body := child(entry, kind)
+		if isNull(body) || (level == levelTerminal && (kind == "matrix" || kind == "merge")) {
+			continue
+		}
+		tmpl := child(body, "template")
+		if len(genParams) > 0 {
+			if body, err = r.interpolate(body, kind, genParams); err != nil {
+				return nil, fmt.Errorf("failed to replace parameters in generator: %w", err)
+			}
+		}
+		params, err := d.generateKind(kind, body, r, level, strict)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range dirs {
-			include, exclude := false, false
-			// path.Match, like Argo CD: "*" stays within a segment and
-			// "**" is no different from "*".
-			for _, want := range g.Directories {
-				if ok, _ := path.Match(want.Path, p); ok {
-					include = include || !want.Exclude
-					exclude = exclude || want.Exclude
+		if sel != nil {
+			kept := params[:0:0]
+			for _, p := range params {
+				if sel.matches(flattenParams(p)) {
+					kept = append(kept, p)
 				}
 			}
-			if include && !exclude {
-				out = append(out, dirParams(p, g.PathParamPrefix, r.goTmpl))
-			}
+			params = kept
 		}
-	case g.Files != nil:
-		var err error
-		if out, err = d.fileParams(&g, r.goTmpl); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("git generator has neither directories nor files")
-	}
-	for _, p := range out {
-		if err := r.addValues(p, g.Values); err != nil {
-			return nil, err
-		}
+		out = append(out, genResult{kind: kind, params: params, tmpl: tmpl})
 	}
 	return out, nil
 }
 
-// candidateDirs lists the directories the include patterns match. Only
-// the directories a pattern names are read (fs.Glob), never the whole tree:
-// a repository may hold tens of thousands of unrelated files, and every
-// ApplicationSet of every env asks. path.Match only matches paths of the
-// pattern's depth, so this finds exactly what matching every directory
-// would. Hidden directories are skipped, as Argo CD does.
-func (d *discovery) candidateDirs(dirs []rawDir) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	for _, want := range dirs {
-		if want.Exclude {
-			continue
+// generateKind runs one generator.
+func (d *discovery) generateKind(kind string, body *yaml.Node, r *renderer, level int, strict bool) ([]map[string]any, error) {
+	check := func(what string, fields ...string) error {
+		if !strict || (level == levelNested && (kind == "matrix" || kind == "merge")) {
+			return nil // raw JSON in Argo CD: decoded leniently
 		}
-		matches, ok := d.globs[want.Path]
-		if !ok {
-			var err error
-			if matches, err = globDirs(d.fsys, want.Path); err != nil {
-				return nil, err
-			}
-			d.globs[want.Path] = matches
-		}
-		for _, p := range matches {
-			if !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
-		}
+		return checkKeys(body, what, fields...)
 	}
-	sort.Strings(out)
-	return out, nil
+	switch kind {
+	case "git":
+		if err := check("git generator", gitFields...); err != nil {
+			return nil, err
+		}
+		return d.gitParams(body, r)
+	case "list":
+		if err := check("list generator", listFields...); err != nil {
+			return nil, err
+		}
+		return listParams(body, r.goTmpl)
+	case "matrix":
+		if err := check("matrix generator", matrixFields...); err != nil {
+			return nil, err
+		}
+		return d.matrixParams(body, r, level)
+	case "merge":
+		if err := check("merge generator", mergeFields...); err != nil {
+			return nil, err
+		}
+		return d.mergeParams(body, r, level)
+	case "plugin":
+		return nil, fmt.Errorf("plugin generator is not supported offline: it calls a plugin service of the cluster")
+	}
+	return nil, fmt.Errorf("%s generator is not supported offline: it reads the cluster or an SCM API", kind)
 }
 
-func globDirs(fsys fs.FS, pattern string) ([]string, error) {
-	matches, err := fs.Glob(fsys, strings.TrimSuffix(pattern, "/"))
+// childParams generates a matrix or merge child's parameter sets, as
+// Argo CD does: the child must name exactly one generator, and its own
+// template is ignored.
+func (d *discovery) childParams(n *yaml.Node, r *renderer, level int, genParams map[string]any) ([]map[string]any, error) {
+	res, err := d.transform(n, r, level+1, genParams)
 	if err != nil {
-		return nil, fmt.Errorf("git generator directory %q: %w", pattern, err)
+		return nil, fmt.Errorf("child generator returned an error on parameter generation: %w", err)
 	}
-	var out []string
-	for _, p := range matches {
-		if hidden(p) {
+	switch {
+	case len(res) == 0:
+		return nil, fmt.Errorf("child generator generated no parameters")
+	case len(res) > 1:
+		return nil, fmt.Errorf("found more than one generator in matrix.Generators")
+	}
+	return res[0].params, nil
+}
+
+// mergeTemplate overlays a generator's template on the ApplicationSet's,
+// as Argo CD does (mergo without override): fields the generator sets win,
+// mappings merge key by key, and a field the generator leaves empty (an
+// empty string, false, 0, null, an empty list) takes the
+// ApplicationSet's.
+func mergeTemplate(over, base *yaml.Node) *yaml.Node {
+	if isNull(over) {
+		return base
+	}
+	if isNull(base) {
+		return over
+	}
+	if over.Kind != yaml.MappingNode || base.Kind != yaml.MappingNode {
+		if emptyValue(over) {
+			return base
+		}
+		return over
+	}
+	out := copyNode(over)
+	for i := 0; i+1 < len(base.Content); i += 2 {
+		k, v := base.Content[i], base.Content[i+1]
+		if cur := child(out, k.Value); cur != nil {
+			setChild(out, k, mergeTemplate(cur, v))
 			continue
 		}
-		if st, err := fs.Stat(fsys, p); err == nil && st.IsDir() {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-func hidden(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if strings.HasPrefix(seg, ".") && seg != "." {
-			return true
-		}
-	}
-	return false
-}
-
-// pathParams fills the path parameters Argo CD gives a directory (dir) or
-// a file (dir plus file) under prefix.
-func pathParams(dir, file, prefix string, goTmpl bool) map[string]any {
-	name := "path"
-	if prefix != "" {
-		name = prefix + ".path"
-	}
-	base := path.Base(dir)
-	if goTmpl {
-		p := map[string]any{"path": dir, "basename": base,
-			"basenameNormalized": SanitizeName(base), "segments": strings.Split(dir, "/")}
-		if file != "" {
-			p["filename"], p["filenameNormalized"] = path.Base(file), SanitizeName(path.Base(file))
-		}
-		if prefix != "" {
-			return map[string]any{prefix: map[string]any{"path": p}}
-		}
-		return map[string]any{"path": p}
-	}
-	out := map[string]any{name: dir, name + ".basename": base, name + ".basenameNormalized": SanitizeName(base)}
-	if file != "" {
-		out[name+".filename"], out[name+".filenameNormalized"] = path.Base(file), SanitizeName(path.Base(file))
-	}
-	for i, seg := range strings.Split(dir, "/") {
-		if seg != "" {
-			out[name+"["+strconv.Itoa(i)+"]"] = seg
-		}
+		out.Content = append(out.Content, copyNode(k), copyNode(v))
 	}
 	return out
 }
 
-func dirParams(dir, prefix string, goTmpl bool) map[string]any {
-	return pathParams(dir, "", prefix, goTmpl)
-}
-
-// fileParams reads each matched file as one object or a list of objects.
-// Matching follows git ls-files pathspecs, Argo CD's default, where "*"
-// also crosses "/".
-func (d *discovery) fileParams(g *rawGit, goTmpl bool) ([]map[string]any, error) {
-	var inc, exc []glob.Glob
-	for _, f := range g.Files {
-		m, err := glob.Compile(f.Path)
-		if err != nil {
-			return nil, fmt.Errorf("git generator files path %q: %w", f.Path, err)
-		}
-		if f.Exclude {
-			exc = append(exc, m)
-		} else {
-			inc = append(inc, m)
-		}
+// emptyValue is mergo's notion of an empty field for a YAML value.
+func emptyValue(n *yaml.Node) bool {
+	switch {
+	case isNull(n):
+		return true
+	case n.Kind == yaml.SequenceNode:
+		return len(n.Content) == 0
+	case n.Kind != yaml.ScalarNode:
+		return false
 	}
-	var files []string
-	err := fs.WalkDir(d.fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		if matchAny(inc, p) && !matchAny(exc, p) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	var out []map[string]any
-	for _, f := range files {
-		objs, err := readObjects(d.fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		for _, obj := range objs {
-			p := pathParams(path.Dir(f), f, g.PathParamPrefix, goTmpl)
-			if goTmpl {
-				for k, v := range obj {
-					if _, set := p[k]; !set {
-						p[k] = v
-					}
-				}
-			} else {
-				for k, v := range flatten(obj) {
-					if _, set := p[k]; !set {
-						p[k] = v
-					}
-				}
-			}
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-func matchAny(gs []glob.Glob, s string) bool {
-	for _, g := range gs {
-		if g.Match(s) {
-			return true
-		}
+	switch n.ShortTag() {
+	case "!!str":
+		return n.Value == ""
+	case "!!bool":
+		return n.Value == "false"
+	case "!!int", "!!float":
+		var f float64
+		return n.Decode(&f) == nil && f == 0
 	}
 	return false
 }
 
-// readObjects parses a generator file: a list of objects, or one object;
-// an empty list still yields one empty parameter set, as in Argo CD.
-func readObjects(fsys fs.FS, name string) ([]map[string]any, error) {
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, err
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	var list []any
-	if yaml.Unmarshal(data, &list) == nil && list != nil {
-		var out []map[string]any
-		for _, item := range list {
-			m, ok := jsonify(item).(map[string]any)
-			if !ok {
-				return nil, posError(name, 0, fmt.Errorf("git generator file: list items must be objects"))
-			}
-			out = append(out, m)
-		}
-		if len(out) == 0 {
-			out = append(out, map[string]any{})
-		}
-		return out, nil
-	}
-	var obj any
-	if err := yaml.Unmarshal(data, &obj); err != nil {
-		return nil, posError(name, 0, fmt.Errorf("git generator file: %w", err))
-	}
-	m, ok := jsonify(obj).(map[string]any)
-	if !ok && obj != nil {
-		return nil, posError(name, 0, fmt.Errorf("git generator file: must hold an object or a list of objects"))
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	return []map[string]any{m}, nil
-}
-
-var invalidDNSChars = regexp.MustCompile(`[^-a-z0-9.]`)
-
-// SanitizeName is Argo CD's name normaliser (path.basenameNormalized, the
-// normalize template function): lower case, characters other than
-// [-a-z0-9.] become "-", at most 253 characters, no leading or trailing
-// "-" or ".".
-func SanitizeName(name string) string {
-	name = invalidDNSChars.ReplaceAllString(strings.ToLower(name), "-")
-	if len(name) > 253 {
-		name = name[:253]
-	}
-	return strings.Trim(name, "-.")
+	sort.Strings(out)
+	return out
 }

@@ -13,23 +13,23 @@ import (
 // map of strings), while goTemplate takes elements as they are.
 func listParams(n *yaml.Node, goTmpl bool) ([]map[string]any, error) {
 	var l struct {
-		Elements     []any  `yaml:"elements"`
-		ElementsYaml string `yaml:"elementsYaml"`
+		Elements     yaml.Node `yaml:"elements"`
+		ElementsYaml string    `yaml:"elementsYaml"`
 	}
 	if err := n.Decode(&l); err != nil {
 		return nil, fmt.Errorf("list generator: %w", err)
 	}
-	elems := l.Elements
-	if l.ElementsYaml != "" {
-		var more []any
-		if err := yaml.Unmarshal([]byte(l.ElementsYaml), &more); err != nil {
-			return nil, fmt.Errorf("list generator elementsYaml: %w", err)
-		}
-		elems = append(elems, more...)
+	elems, err := decode11(&l.Elements)
+	if err != nil {
+		return nil, fmt.Errorf("list generator: %w", err)
+	}
+	list, ok := elems.([]any)
+	if !ok && elems != nil {
+		return nil, fmt.Errorf("list generator: elements must be a list")
 	}
 	var out []map[string]any
-	for i, e := range elems {
-		m, ok := jsonify(e).(map[string]any)
+	for i, e := range list {
+		m, ok := e.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("list generator element %d is not an object", i)
 		}
@@ -42,6 +42,28 @@ func listParams(n *yaml.Node, goTmpl bool) ([]map[string]any, error) {
 			return nil, fmt.Errorf("list generator element %d: %w", i, err)
 		}
 		out = append(out, p)
+	}
+	// elementsYaml items are taken as they are, whatever the syntax: the
+	// default one then substitutes only their top-level strings.
+	if l.ElementsYaml != "" {
+		v, err := unmarshal11([]byte(l.ElementsYaml))
+		if err != nil {
+			return nil, fmt.Errorf("list generator elementsYaml: %w", err)
+		}
+		more, ok := v.([]any)
+		if !ok && v != nil {
+			return nil, fmt.Errorf("list generator elementsYaml: must be a list")
+		}
+		for i, e := range more {
+			m, ok := e.(map[string]any)
+			if !ok && e != nil {
+				return nil, fmt.Errorf("list generator elementsYaml item %d is not an object", i)
+			}
+			if m == nil {
+				m = map[string]any{}
+			}
+			out = append(out, m)
+		}
 	}
 	return out, nil
 }

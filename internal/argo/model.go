@@ -8,7 +8,10 @@
 // repository rather than what a cluster currently tracks.
 package argo
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Source kinds, derived as Argo CD's repo-server derives them.
 const (
@@ -45,6 +48,18 @@ type App struct {
 	// IgnoreDifferences is spec.ignoreDifferences, read by the live diff.
 	IgnoreDifferences []IgnoreDifference `json:",omitempty"`
 	Sources           []Source
+	// Err is why Argo CD would fail to render this app although it
+	// accepts it (see Source.Err; two sources with one ref), "" if none.
+	Err string `json:",omitempty"`
+}
+
+// RenderError is the error rendering app fails with before any source
+// is read, or nil: it names the manifest's file:line.
+func (a App) RenderError() error {
+	if a.Err == "" {
+		return nil
+	}
+	return fmt.Errorf("env %s, app %s: %s:%d: %s", a.Env, a.Name, a.File, a.Line, a.Err)
 }
 
 // IgnoreDifference is one spec.ignoreDifferences entry: which objects
@@ -72,6 +87,10 @@ type Source struct {
 	Kustomize, Plugin []byte `json:",omitempty"`
 
 	Kind string
+	// Err is why Argo CD would fail to render this source although it
+	// accepts the Application (its path is missing, it names two source
+	// types...): rendering the app fails with it.
+	Err string `json:",omitempty"`
 }
 
 // Helm is a source's helm block.

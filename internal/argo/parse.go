@@ -73,7 +73,31 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) 
 	if a.Sources, err = d.sources(&spec); err != nil {
 		return App{}, ctx(err)
 	}
+	for _, s := range a.Sources {
+		if s.Err != "" && a.Err == "" {
+			a.Err = s.Err
+		}
+	}
+	if a.Err == "" {
+		a.Err = duplicateRef(a.Sources)
+	}
 	return a, nil
+}
+
+// duplicateRef is Argo CD's refusal of two sources with one ref, which
+// fails the app when it is compared, not when it is applied.
+func duplicateRef(sources []Source) string {
+	refs := map[string]bool{}
+	for i, s := range sources {
+		if s.Ref == "" {
+			continue
+		}
+		if refs[s.Ref] {
+			return fmt.Sprintf("spec.sources[%d]: ref %q is used by two sources: invalid sources: multiple sources had the same `ref` key", i, s.Ref)
+		}
+		refs[s.Ref] = true
+	}
+	return ""
 }
 
 // automated mirrors Argo CD: an automated block turns auto-sync on unless
@@ -108,7 +132,6 @@ func (d *discovery) sources(spec *rawSpec) ([]Source, error) {
 		nodes, field = []*yaml.Node{&spec.Source}, "spec.source"
 	}
 	var out []Source
-	refs := map[string]bool{}
 	for i, n := range nodes {
 		name := field
 		if field == "spec.sources" {
@@ -117,12 +140,6 @@ func (d *discovery) sources(spec *rawSpec) ([]Source, error) {
 		s, err := d.source(n, name)
 		if err != nil {
 			return nil, err
-		}
-		if s.Ref != "" {
-			if refs[s.Ref] {
-				return nil, fmt.Errorf("%s: ref %q is used by two sources", name, s.Ref)
-			}
-			refs[s.Ref] = true
 		}
 		out = append(out, s)
 	}

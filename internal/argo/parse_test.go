@@ -24,16 +24,10 @@ func TestDiscoverErrors(t *testing.T) {
 			`argocd/qa/a.yaml:9: application x: spec.source.helm: unknown field "valueFile"`},
 		{"no source", map[string]string{"argocd/qa/a.yaml": app("x", "  project: p\n")},
 			"argocd/qa/a.yaml:1: application x: has neither spec.source nor spec.sources"},
-		{"two types", map[string]string{"argocd/qa/a.yaml": app("x", "  source: {repoURL: "+testRepo+", path: d, helm: {}, directory: {}}\n")},
-			"multiple source types defined: helm,directory"},
-		{"missing path", map[string]string{"argocd/qa/a.yaml": app("x", "  source: {repoURL: "+testRepo+", path: nowhere}\n")},
-			`path "nowhere" does not exist in this revision`},
 		{"duplicate name", map[string]string{
 			"argocd/qa/a.yaml": app("x", "  source: {repoURL: r, chart: c}\n"),
 			"argocd/qa/b.yaml": "# second\n" + app("x", "  source: {repoURL: r, chart: c}\n")},
 			"argocd/qa/b.yaml:2: app x: name already used by argocd/qa/a.yaml:1"},
-		{"duplicate ref", map[string]string{"argocd/qa/a.yaml": app("x", "  sources: [{repoURL: r, ref: v}, {repoURL: r, ref: v}]\n")},
-			`spec.sources[1]: ref "v" is used by two sources`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,6 +41,32 @@ func TestDiscoverErrors(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "line ") {
 				t.Errorf("err %q should be one line with the line number up front", err)
+			}
+		})
+	}
+}
+
+// TestRenderErrors: Argo CD accepts these Applications and fails when it
+// renders them, so discovery keeps the app and rendering it fails with
+// the reason and the manifest's file:line.
+func TestRenderErrors(t *testing.T) {
+	tests := []struct{ name, spec, want string }{
+		{"two types", "  source: {repoURL: " + testRepo + ", path: d, helm: {}, directory: {}}\n",
+			"env qa, app x: argocd/qa/a.yaml:1: spec.source: multiple source types defined: helm,directory"},
+		{"missing path", "  source: {repoURL: " + testRepo + ", path: nowhere}\n",
+			`argocd/qa/a.yaml:1: spec.source: path "nowhere" does not exist in this revision`},
+		{"duplicate ref", "  sources: [{repoURL: r, ref: v}, {repoURL: r, ref: v}]\n",
+			"spec.sources[1]: ref \"v\" is used by two sources: invalid sources: multiple sources had the same `ref` key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := fstest.MapFS{"d/x.yaml": {Data: []byte("{}")}, "argocd/qa/a.yaml": {Data: []byte(app("x", tt.spec))}}
+			apps, err := Discover(m, testConfig(t), "qa")
+			if err != nil || len(apps) != 1 {
+				t.Fatalf("Discover = %d apps, %v; want the app", len(apps), err)
+			}
+			if err := apps[0].RenderError(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("RenderError = %v, want it to contain %q", err, tt.want)
 			}
 		})
 	}

@@ -79,7 +79,9 @@ func (d *discovery) source(n *yaml.Node, field string) (Source, error) {
 		return Source{}, fmt.Errorf("%s.plugin: %w", field, err)
 	}
 	if s.Kind, err = d.kind(&s); err != nil {
-		return Source{}, fmt.Errorf("%s: %w", field, err)
+		// Argo CD accepts such an Application and fails when it renders
+		// it: so does this app, and nothing else.
+		s.Kind, s.Err = KindUnknown, fmt.Sprintf("%s: %s", field, err)
 	}
 	return s, nil
 }

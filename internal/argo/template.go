@@ -103,7 +103,12 @@ func fastReplace(s string, params map[string]any) (string, error) {
 // renderTree substitutes params into every string scalar of n, mapping
 // keys included, as Argo CD templates every string of the Application.
 func (r *renderer) renderTree(n *yaml.Node, params map[string]any) error {
-	if n == nil {
+	return r.renderTreeExcept(n, params, nil)
+}
+
+// renderTreeExcept is renderTree leaving the subtree skip as it is.
+func (r *renderer) renderTreeExcept(n *yaml.Node, params map[string]any, skip *yaml.Node) error {
+	if n == nil || n == skip {
 		return nil
 	}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
@@ -117,16 +122,37 @@ func (r *renderer) renderTree(n *yaml.Node, params map[string]any) error {
 		return nil
 	}
 	for _, c := range n.Content {
-		if err := r.renderTree(c, params); err != nil {
+		if err := r.renderTreeExcept(c, params, skip); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// withMissingKeyError is r with its missingkey option replaced by
+// missingkey=error, as Argo CD resolves a generator's values early.
+func (r *renderer) withMissingKeyError() *renderer {
+	if !r.goTmpl {
+		return r
+	}
+	opts := []string{}
+	for _, o := range r.opts {
+		if !strings.HasPrefix(o, "missingkey=") {
+			opts = append(opts, o)
+		}
+	}
+	return &renderer{goTmpl: true, opts: append(opts, "missingkey=error"), cache: map[string]*template.Template{}}
+}
+
+// isMissingKey reports a template error about a missing key or field.
+func isMissingKey(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "map has no entry for key") || strings.Contains(msg, "can't evaluate field")
+}
+
 // addValues renders a generator's values map into params.
 func (r *renderer) addValues(params map[string]any, values map[string]string) error {
-	if values == nil {
+	if len(values) == 0 {
 		return nil
 	}
 	rendered := map[string]any{}
@@ -176,21 +202,30 @@ func toYAML(v any) (string, error) {
 	return strings.TrimSuffix(string(data), "\n"), nil
 }
 
+// fromYAML and fromYAMLArray read YAML as sigs.k8s.io/yaml does.
 func fromYAML(s string) (map[string]any, error) {
-	m := map[string]any{}
-	if err := yaml.Unmarshal([]byte(s), &m); err != nil {
+	v, err := unmarshal11([]byte(s))
+	if err != nil {
 		return nil, err
 	}
-	return jsonify(m).(map[string]any), nil
+	if v == nil {
+		return map[string]any{}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("cannot unmarshal %T into an object", v)
+	}
+	return m, nil
 }
 
 func fromYAMLArray(s string) ([]any, error) {
-	var a []any
-	if err := yaml.Unmarshal([]byte(s), &a); err != nil {
+	v, err := unmarshal11([]byte(s))
+	if err != nil || v == nil {
 		return nil, err
 	}
-	if a == nil {
-		return nil, nil
+	a, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("cannot unmarshal %T into an array", v)
 	}
-	return jsonify(a).([]any), nil
+	return a, nil
 }

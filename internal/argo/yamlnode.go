@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -119,14 +120,40 @@ func copyNode(n *yaml.Node) *yaml.Node {
 }
 
 // canonicalYAML re-encodes n with sorted keys and no comments, so that
-// equal content hashes equally; nil for an absent or null node.
+// equal content hashes equally; nil for an absent or null node. Scalars
+// are read as Argo CD reads them (see decode11).
 func canonicalYAML(n *yaml.Node) ([]byte, error) {
 	if isNull(n) {
 		return nil, nil
 	}
-	var v any
-	if err := n.Decode(&v); err != nil {
+	v, err := decode11(n)
+	if err != nil {
 		return nil, err
 	}
 	return yaml.Marshal(v)
+}
+
+// decode11 decodes n the way Kubernetes tooling (sigs.k8s.io/yaml, which
+// kubectl and Argo CD use) reads YAML into untyped data: YAML 1.1 scalars
+// (yes, on and off are booleans), then a JSON round trip (numbers are
+// float64, keys strings). Generator elements and files, valuesObject and
+// the other free-form blocks reach Argo CD that way.
+func decode11(n *yaml.Node) (any, error) {
+	if isNull(n) {
+		return nil, nil
+	}
+	text, err := yaml.Marshal(n)
+	if err != nil {
+		return nil, err
+	}
+	return unmarshal11(text)
+}
+
+// unmarshal11 is decode11 for YAML text.
+func unmarshal11(text []byte) (any, error) {
+	var v any
+	if err := yamlv2.Unmarshal(text, &v); err != nil {
+		return nil, err
+	}
+	return jsonify(v), nil
 }

@@ -214,6 +214,9 @@ func (d *Diff) plan(p *pair) []job {
 		p.result.Status = report.StatusRemoved
 		return []job{{p, 0}}
 	}
+	if p.base.Err != "" || p.head.Err != "" {
+		return []job{{p, 0}, {p, 1}, {p, 2}} // fails, and must say so at every revision
+	}
 	kb, errB := p.base.InputsKey(d.Base.FS, d.Config.RepoURL, d.Base.Rev)
 	kh, errH := p.head.InputsKey(d.Head.FS, d.Config.RepoURL, d.Head.Rev)
 	if err := errors.Join(errB, errH); err != nil {

@@ -17,6 +17,9 @@ import (
 // that cannot be rendered offline are named in the note; a failed render
 // names env, app and source.
 func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte, string, error) {
+	if err := app.RenderError(); err != nil {
+		return nil, "", err
+	}
 	var out bytes.Buffer
 	var notes []string
 	in := render.Input{FS: side.FS, Charts: d.Charts}
