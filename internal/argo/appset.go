@@ -42,7 +42,7 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 		for _, res := range results {
 			tmpl := mergeTemplate(res.tmpl, &spec.Template)
 			for _, p := range res.params {
-				a, err := d.instantiate(at, name, tmpl, spec.TemplatePatch, r, p)
+				a, err := d.instantiate(at, name, scalarAt(doc, "metadata.namespace"), tmpl, spec.TemplatePatch, r, p)
 				if err != nil {
 					return nil, err
 				}
@@ -60,7 +60,7 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 }
 
 // instantiate renders the template with one parameter set into an App.
-func (d *discovery) instantiate(at origin, appSet string, tmpl *yaml.Node, patch string, r *renderer, params map[string]any) (App, error) {
+func (d *discovery) instantiate(at origin, appSet, appSetNS string, tmpl *yaml.Node, patch string, r *renderer, params map[string]any) (App, error) {
 	n := copyNode(tmpl)
 	if err := r.renderTree(n, params); err != nil {
 		return App{}, at.errorf(0, "applicationset %s: template: %s", appSet, err)
@@ -74,5 +74,5 @@ func (d *discovery) instantiate(at origin, appSet string, tmpl *yaml.Node, patch
 	if n.Line > 0 {
 		at.line = n.Line
 	}
-	return d.buildApp(at, child(n, "metadata"), child(n, "spec"), appSet)
+	return d.buildApp(at, child(n, "metadata"), child(n, "spec"), appSet, appSetNS)
 }

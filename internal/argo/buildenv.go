@@ -17,7 +17,7 @@ type BuildEnv struct {
 
 // buildEnv is the environment of src in app at revision rev.
 func (a App) buildEnv(src Source, rev string) BuildEnv {
-	return BuildEnv{AppName: a.Name, AppNamespace: a.Namespace, ProjectName: a.Project, Revision: rev,
+	return BuildEnv{AppName: firstNonEmpty(a.Instance, a.Name), AppNamespace: a.Namespace, ProjectName: a.Project, Revision: rev,
 		SourceRepoURL: src.RepoURL, SourcePath: src.Path, SourceTargetRevision: src.TargetRevision}
 }
 

@@ -205,7 +205,7 @@ func (s Source) DirectoryFiles(fsys fs.FS) ([]string, error) {
 			}
 			return nil
 		}
-		if !manifestFile.MatchString(e.Name()) {
+		if !dir.DisableExtensionFilter && !manifestFile.MatchString(e.Name()) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, root+"/")

@@ -31,6 +31,10 @@ const (
 // ApplicationSet.
 type App struct {
 	Env, Name string
+	// Instance is the name Argo CD knows the app by: Name, or
+	// "<namespace>_<name>" outside the control plane's namespace. It is
+	// the ARGOCD_APP_NAME and the tracking value; the release name is Name.
+	Instance string
 	File      string // slash path of the manifest file it came from
 	Doc       int    // document index in that file
 	Line      int    // line of the document (or generator template) in File
@@ -48,6 +52,9 @@ type App struct {
 	// IgnoreDifferences is spec.ignoreDifferences, read by the live diff.
 	IgnoreDifferences []IgnoreDifference `json:",omitempty"`
 	Sources           []Source
+	// MultiSource is Argo CD's HasMultipleSources: spec.sources is used.
+	// Only then are "$name/" value files refs (see ValueFiles).
+	MultiSource bool
 	// Err is why Argo CD would fail to render this app although it
 	// accepts it (see Source.Err; two sources with one ref), "" if none.
 	Err string `json:",omitempty"`
@@ -79,6 +86,9 @@ type IgnoreDifference struct {
 type Source struct {
 	RepoURL, Chart, TargetRevision, Path, Ref string
 	Name                                      string `json:",omitempty"` // sources[].name (Argo CD 3)
+	// TagPrefix scopes a semver range in targetRevision to the tags of a
+	// git source that start with it (Argo CD 3.5+).
+	TagPrefix string `json:",omitempty"`
 
 	Helm      *Helm      // nil when no helm block
 	Directory *Directory // nil when no directory block
@@ -145,6 +155,9 @@ type Directory struct {
 	Recurse          bool
 	Include, Exclude string
 	Jsonnet          []byte `json:",omitempty"` // the jsonnet block as YAML, nil if absent
+	// DisableExtensionFilter reads every file, not only *.yaml, *.yml,
+	// *.json and *.jsonnet: include and exclude alone select them.
+	DisableExtensionFilter bool `json:",omitempty"`
 }
 
 // ValueFile is a value file resolved as Argo CD resolves it.

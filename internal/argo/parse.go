@@ -10,14 +10,18 @@ import (
 // live diff need; other spec fields (info, ...) affect neither.
 type rawMeta struct {
 	Name        string            `yaml:"name"`
+	Namespace   string            `yaml:"namespace"`
 	Annotations map[string]string `yaml:"annotations"`
 	Labels      map[string]string `yaml:"labels"`
 }
 
 type rawSpec struct {
-	Project     string      `yaml:"project"`
-	Source      yaml.Node   `yaml:"source"`
-	Sources     []yaml.Node `yaml:"sources"`
+	Project        string      `yaml:"project"`
+	Source         yaml.Node   `yaml:"source"`
+	Sources        []yaml.Node `yaml:"sources"`
+	SourceHydrator struct {
+		DrySource yaml.Node `yaml:"drySource"`
+	} `yaml:"sourceHydrator"`
 	Destination struct {
 		Server    string `yaml:"server"`
 		Name      string `yaml:"name"`
@@ -31,12 +35,14 @@ type rawSpec struct {
 
 // parseApp reads a plain Application document.
 func (d *discovery) parseApp(at origin, doc *yaml.Node) (App, error) {
-	return d.buildApp(at, child(doc, "metadata"), child(doc, "spec"), "")
+	return d.buildApp(at, child(doc, "metadata"), child(doc, "spec"), "", scalarAt(doc, "metadata.namespace"))
 }
 
 // buildApp turns metadata and spec nodes (of an Application, or of an
-// expanded ApplicationSet template) into an App.
-func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) (App, error) {
+// expanded ApplicationSet template) into an App. ns is the namespace the
+// Application lives in: its own, or for a generated one the
+// ApplicationSet's, which the controller always gives it.
+func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns string) (App, error) {
 	var meta rawMeta
 	if err := decodeInto(metaN, &meta); err != nil {
 		return App{}, at.errorf(0, "metadata: %s", err)
@@ -59,6 +65,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) 
 		Namespace: spec.Destination.Namespace, Server: spec.Destination.Server,
 		Annotations: meta.Annotations, Labels: meta.Labels,
 		IgnoreDifferences: spec.IgnoreDifferences,
+		Instance: instanceName(ns, meta.Name, d.cfg.Argo.ControlPlaneNamespace()),
 	}
 	if appSet != "" {
 		a.Kind = "ApplicationSet"
@@ -73,6 +80,8 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet string) 
 	if a.Sources, err = d.sources(&spec); err != nil {
 		return App{}, ctx(err)
 	}
+	hydrated := spec.SourceHydrator.DrySource.Kind != 0 && !isNull(&spec.SourceHydrator.DrySource)
+	a.MultiSource = len(spec.Sources) > 0 && !hydrated
 	for _, s := range a.Sources {
 		if s.Err != "" && a.Err == "" {
 			a.Err = s.Err
@@ -100,6 +109,16 @@ func duplicateRef(sources []Source) string {
 	return ""
 }
 
+// instanceName is how Argo CD names an app outside its own namespace:
+// "<namespace>_<name>". An Application whose manifest names no namespace
+// is taken to be in the control plane's, where it is usually applied.
+func instanceName(ns, name, controlPlane string) string {
+	if ns == "" || ns == controlPlane {
+		return name
+	}
+	return ns + "_" + name
+}
+
 // automated mirrors Argo CD: an automated block turns auto-sync on unless
 // it says enabled: false (Argo CD 3); its prune flag matters only then.
 func automated(n *yaml.Node) (on, prune bool, err error) {
@@ -119,7 +138,18 @@ func automated(n *yaml.Node) (on, prune bool, err error) {
 
 // sources reads spec.sources, or spec.source when sources is empty, which
 // is the precedence Argo CD's HasMultipleSources gives them.
+//
+// With spec.sourceHydrator, Argo CD renders the dry source, commits the
+// result to the sync branch and applies that: what it applies is the
+// dry source rendered, which is what this app renders.
 func (d *discovery) sources(spec *rawSpec) ([]Source, error) {
+	if dry := &spec.SourceHydrator.DrySource; dry.Kind != 0 && !isNull(dry) {
+		s, err := d.source(dry, "spec.sourceHydrator.drySource")
+		if err != nil {
+			return nil, err
+		}
+		return []Source{s}, nil
+	}
 	nodes := make([]*yaml.Node, 0, len(spec.Sources))
 	for i := range spec.Sources {
 		nodes = append(nodes, &spec.Sources[i])

@@ -92,6 +92,9 @@ type DirectoryRequest struct {
 	Include, Exclude string
 	// Jsonnet is the directory.jsonnet block as YAML, nil if absent.
 	Jsonnet []byte
+	// DisableExtensionFilter: every file is read, not only manifests by
+	// their extension.
+	DisableExtensionFilter bool
 }
 
 // ResolveOptions is what the resolution needs beyond the app.
@@ -135,7 +138,8 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 		}
 		req.Directory = &DirectoryRequest{}
 		if d := src.Directory; d != nil {
-			req.Directory = &DirectoryRequest{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, Jsonnet: d.Jsonnet}
+			req.Directory = &DirectoryRequest{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, Jsonnet: d.Jsonnet,
+				DisableExtensionFilter: d.DisableExtensionFilter}
 		}
 	case KindKustomize:
 		if !inRepo {

@@ -13,11 +13,13 @@ import (
 // unknown fields are errors.
 var (
 	sourceFields = []string{"repoURL", "path", "targetRevision", "helm", "kustomize",
-		"directory", "plugin", "chart", "ref", "name"}
+		"directory", "plugin", "chart", "ref", "name", "tagPrefix"}
+	// drySourceFields are a sourceHydrator's drySource's.
+	drySourceFields = []string{"repoURL", "targetRevision", "path", "helm", "kustomize", "directory", "plugin"}
 	helmFields = []string{"valueFiles", "parameters", "releaseName", "values", "fileParameters",
 		"version", "passCredentials", "ignoreMissingValueFiles", "skipCrds", "valuesObject",
 		"namespace", "kubeVersion", "apiVersions", "skipTests", "skipSchemaValidation"}
-	directoryFields = []string{"recurse", "jsonnet", "exclude", "include"}
+	directoryFields = []string{"recurse", "jsonnet", "exclude", "include", "disableExtensionFilter"}
 )
 
 type rawSource struct {
@@ -27,6 +29,7 @@ type rawSource struct {
 	Chart          string    `yaml:"chart"`
 	Ref            string    `yaml:"ref"`
 	Name           string    `yaml:"name"`
+	TagPrefix      string    `yaml:"tagPrefix"`
 	Helm           yaml.Node `yaml:"helm"`
 	Directory      yaml.Node `yaml:"directory"`
 	Kustomize      yaml.Node `yaml:"kustomize"`
@@ -53,7 +56,11 @@ type rawHelm struct {
 
 // source decodes one source node and derives its kind.
 func (d *discovery) source(n *yaml.Node, field string) (Source, error) {
-	if err := checkKeys(n, field, sourceFields...); err != nil {
+	fields := sourceFields
+	if field == "spec.sourceHydrator.drySource" {
+		fields = drySourceFields
+	}
+	if err := checkKeys(n, field, fields...); err != nil {
 		return Source{}, err
 	}
 	var r rawSource
@@ -65,7 +72,7 @@ func (d *discovery) source(n *yaml.Node, field string) (Source, error) {
 		return Source{}, fmt.Errorf("%s.path: %w", field, err)
 	}
 	s := Source{RepoURL: r.RepoURL, Chart: r.Chart, TargetRevision: r.TargetRevision,
-		Path: p, Ref: r.Ref, Name: r.Name}
+		Path: p, Ref: r.Ref, Name: r.Name, TagPrefix: r.TagPrefix}
 	if s.Helm, err = parseHelm(&r.Helm, field+".helm"); err != nil {
 		return Source{}, err
 	}
@@ -139,10 +146,11 @@ func parseDirectory(n *yaml.Node, field string) (*Directory, error) {
 		return nil, err
 	}
 	var r struct {
-		Recurse bool      `yaml:"recurse"`
-		Include string    `yaml:"include"`
-		Exclude string    `yaml:"exclude"`
-		Jsonnet yaml.Node `yaml:"jsonnet"`
+		Recurse                bool      `yaml:"recurse"`
+		Include                string    `yaml:"include"`
+		Exclude                string    `yaml:"exclude"`
+		Jsonnet                yaml.Node `yaml:"jsonnet"`
+		DisableExtensionFilter bool      `yaml:"disableExtensionFilter"`
 	}
 	if err := n.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
@@ -151,7 +159,8 @@ func parseDirectory(n *yaml.Node, field string) (*Directory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s.jsonnet: %w", field, err)
 	}
-	return &Directory{Recurse: r.Recurse, Include: r.Include, Exclude: r.Exclude, Jsonnet: j}, nil
+	return &Directory{Recurse: r.Recurse, Include: r.Include, Exclude: r.Exclude, Jsonnet: j,
+		DisableExtensionFilter: r.DisableExtensionFilter}, nil
 }
 
 // cleanRel cleans a repository-relative slash path. Argo CD refuses paths

@@ -37,6 +37,9 @@ func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL s
 	if strings.HasPrefix(raw, "$") {
 		refVar, rest, _ := strings.Cut(raw, "/")
 		if ref, ok := refs[refVar]; ok {
+			if a.MultiSource && ref.Chart != "" {
+				return ValueFile{}, fmt.Errorf("source has a 'chart' field defined, but Helm charts are not yet not supported for 'ref' sources")
+			}
 			if !SameRepo(ref.RepoURL, repoURL) {
 				return ValueFile{}, fmt.Errorf("ref %q is repository %s, not this repository (%s)", strings.TrimPrefix(refVar, "$"), ref.RepoURL, repoURL)
 			}
@@ -46,10 +49,11 @@ func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL s
 			}
 			return ValueFile{Path: p, InRepo: true}, nil
 		}
-		// Argo CD would expand an unknown $ref as an empty variable and
-		// read a different file than the author meant; refuse instead.
-		if !strings.HasPrefix(raw, "$$") && !strings.HasPrefix(raw, "$ARGOCD_") && !strings.HasPrefix(raw, "${") {
-			return ValueFile{}, fmt.Errorf("no source of the app has ref %q", strings.TrimPrefix(refVar, "$"))
+		// With several sources, the repo-server refuses any "$" path that
+		// names no ref. With one, it is an environment variable like any
+		// other: "$nope/values.yaml" is "/values.yaml", the root's file.
+		if a.MultiSource {
+			return ValueFile{}, unknownRef(refVar, refs)
 		}
 	}
 	p := env.Subst(raw)
@@ -105,4 +109,13 @@ func (a App) FileParams(src Source, repoURL string, env BuildEnv) ([]FileParam, 
 		out = append(out, FileParam{Name: fp.Name, File: vf})
 	}
 	return out, nil
+}
+
+// unknownRef is the repo-server's error for a "$name/" path of a
+// multi-source app that no source's ref names.
+func unknownRef(refVar string, refs map[string]Source) error {
+	if len(refs) == 0 {
+		return fmt.Errorf("source referenced %q, but no source has a 'ref' field defined", refVar)
+	}
+	return fmt.Errorf("source referenced %q, which is not one of the available sources (%s)", refVar, strings.Join(sortedKeys(refs), ", "))
 }

@@ -35,7 +35,16 @@ func TestValueFiles(t *testing.T) {
 			want: []ValueFile{{Path: "envs/app.yaml", InRepo: true}}},
 		{name: "ref to foreign repo", src: chart(false, "$ext/envs/qa/a.yaml"), others: []Source{foreign},
 			wantErr: `app app: value file "$ext/envs/qa/a.yaml": ref "ext" is repository https://git.example.org/other.git, not this repository`},
-		{name: "unknown ref", src: chart(false, "$nope/a.yaml"), others: []Source{ours}, wantErr: `no source of the app has ref "nope"`},
+		{name: "unknown ref", src: chart(false, "$nope/a.yaml"), others: []Source{ours},
+			wantErr: `source referenced "$nope", which is not one of the available sources ($values)`},
+		{name: "no ref at all", src: chart(false, "$nope/a.yaml"), others: []Source{{RepoURL: testRepo, Path: "x"}},
+			wantErr: `source referenced "$nope", but no source has a 'ref' field defined`},
+		{name: "variable path with several sources", src: chart(false, "$ARGOCD_APP_NAME/b.yaml"), others: []Source{ours},
+			wantErr: `source referenced "$ARGOCD_APP_NAME", which is not one of the available sources`},
+		{name: "unknown ref, one source: a variable, empty", src: chart(false, "$nope/a.yaml", "$ARGOCD_APP_NAME/b.yaml", "${x}c.yaml"),
+			want: []ValueFile{{Path: "a.yaml"}, {Path: "app/b.yaml"}, {Path: "c.yaml"}}},
+		{name: "ref to a chart", src: chart(false, "$values/a.yaml"), others: []Source{{RepoURL: testRepo, Chart: "c2", Ref: "values"}},
+			wantErr: "source has a 'chart' field defined, but Helm charts are not yet not supported for 'ref' sources"},
 		{name: "escapes repo", src: chart(false, "$values/../secret.yaml"), others: []Source{ours}, wantErr: "inside the repository"},
 		{name: "escapes chart", src: chart(false, "../x.yaml"), wantErr: "inside the chart"},
 		{name: "remote", src: chart(false, "https://example.org/v.yaml"), wantErr: "remote value files"},
@@ -48,7 +57,8 @@ func TestValueFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			app := App{Name: "app", Namespace: "ns", Project: "proj", Sources: append([]Source{tt.src}, tt.others...)}
+			app := App{Name: "app", Namespace: "ns", Project: "proj", Sources: append([]Source{tt.src}, tt.others...),
+				MultiSource: len(tt.others) > 0}
 			tt.src.TargetRevision = "1.0.0"
 			got, err := app.ValueFiles(tt.src, testRepo, app.buildEnv(tt.src, "0123456789abcdef"))
 			checkResolved(t, got, err, tt.want, tt.wantErr)

@@ -35,6 +35,22 @@ type ArgoCD struct {
 	// InstanceLabelKey is the label of label tracking; "" means
 	// DefaultInstanceLabelKey.
 	InstanceLabelKey string `yaml:"instanceLabelKey,omitempty"`
+	// Namespace is the namespace Argo CD is installed in (its control
+	// plane); "" means DefaultNamespace. An Application in any other
+	// namespace is known to Argo CD as "<namespace>_<name>": that is its
+	// ARGOCD_APP_NAME, tracking value and .argocd-source-<name>.yaml.
+	Namespace string `yaml:"namespace,omitempty"`
+}
+
+// DefaultNamespace is the namespace of a default Argo CD installation.
+const DefaultNamespace = "argocd"
+
+// ControlPlaneNamespace returns the namespace Argo CD runs in, defaulted.
+func (a ArgoCD) ControlPlaneNamespace() string {
+	if a.Namespace == "" {
+		return DefaultNamespace
+	}
+	return a.Namespace
 }
 
 // MajorMinor returns the configured Argo CD version's major and minor.

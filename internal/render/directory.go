@@ -41,6 +41,18 @@ func Directory(fsys fs.FS, dir string, recurse bool, include, exclude string) ([
 // or not the source has a jsonnet block; each object they produce is a
 // document.
 func DirectoryWithJsonnet(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
+	return directory(fsys, dir, recurse, include, exclude, jsonnetOpts, false)
+}
+
+// DirectoryAnyExtension is DirectoryWithJsonnet with Argo CD's
+// directory.disableExtensionFilter: every file is a candidate, selected
+// by include and exclude alone, and read as YAML unless it ends in .json
+// or .jsonnet.
+func DirectoryAnyExtension(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
+	return directory(fsys, dir, recurse, include, exclude, jsonnetOpts, true)
+}
+
+func directory(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions, anyExt bool) ([]byte, error) {
 	dir = path.Clean(dir)
 	inc, err := compileGlob(include)
 	if err != nil {
@@ -62,7 +74,7 @@ func DirectoryWithJsonnet(fsys fs.FS, dir string, recurse bool, include, exclude
 			return nil
 		}
 		rel := relPath(dir, p)
-		if !manifestName.MatchString(d.Name()) ||
+		if (!anyExt && !manifestName.MatchString(d.Name())) ||
 			(exc != nil && exc.Match(rel)) || (inc != nil && !inc.Match(rel)) {
 			return nil
 		}

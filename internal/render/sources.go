@@ -93,7 +93,11 @@ func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
 	jsonnet.Substitute(req.BuildEnv.Subst)
-	m, err := DirectoryWithJsonnet(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnet)
+	render := DirectoryWithJsonnet
+	if d.DisableExtensionFilter {
+		render = DirectoryAnyExtension
+	}
+	m, err := render(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnet)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
