@@ -34,7 +34,7 @@ type App struct {
 	// Instance is the name Argo CD knows the app by: Name, or
 	// "<namespace>_<name>" outside the control plane's namespace. It is
 	// the ARGOCD_APP_NAME and the tracking value; the release name is Name.
-	Instance string
+	Instance  string
 	File      string // slash path of the manifest file it came from
 	Doc       int    // document index in that file
 	Line      int    // line of the document (or generator template) in File

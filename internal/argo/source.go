@@ -16,7 +16,7 @@ var (
 		"directory", "plugin", "chart", "ref", "name", "tagPrefix"}
 	// drySourceFields are a sourceHydrator's drySource's.
 	drySourceFields = []string{"repoURL", "targetRevision", "path", "helm", "kustomize", "directory", "plugin"}
-	helmFields = []string{"valueFiles", "parameters", "releaseName", "values", "fileParameters",
+	helmFields      = []string{"valueFiles", "parameters", "releaseName", "values", "fileParameters",
 		"version", "passCredentials", "ignoreMissingValueFiles", "skipCrds", "valuesObject",
 		"namespace", "kubeVersion", "apiVersions", "skipTests", "skipSchemaValidation"}
 	directoryFields = []string{"recurse", "jsonnet", "exclude", "include", "disableExtensionFilter"}
