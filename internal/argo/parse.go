@@ -77,7 +77,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns stri
 	if a.Automated, a.Prune, err = automated(&spec.SyncPolicy.Automated); err != nil {
 		return App{}, ctx(err)
 	}
-	if a.Sources, err = d.sources(&spec); err != nil {
+	if a.Sources, err = d.sources(&spec, a.Instance); err != nil {
 		return App{}, ctx(err)
 	}
 	hydrated := spec.SourceHydrator.DrySource.Kind != 0 && !isNull(&spec.SourceHydrator.DrySource)
@@ -142,9 +142,9 @@ func automated(n *yaml.Node) (on, prune bool, err error) {
 // With spec.sourceHydrator, Argo CD renders the dry source, commits the
 // result to the sync branch and applies that: what it applies is the
 // dry source rendered, which is what this app renders.
-func (d *discovery) sources(spec *rawSpec) ([]Source, error) {
+func (d *discovery) sources(spec *rawSpec, instance string) ([]Source, error) {
 	if dry := &spec.SourceHydrator.DrySource; dry.Kind != 0 && !isNull(dry) {
-		s, err := d.source(dry, "spec.sourceHydrator.drySource")
+		s, err := d.source(dry, "spec.sourceHydrator.drySource", instance, true)
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func (d *discovery) sources(spec *rawSpec) ([]Source, error) {
 		if field == "spec.sources" {
 			name = fmt.Sprintf("%s[%d]", field, i)
 		}
-		s, err := d.source(n, name)
+		s, err := d.source(n, name, instance, true)
 		if err != nil {
 			return nil, err
 		}

@@ -55,7 +55,12 @@ type rawHelm struct {
 }
 
 // source decodes one source node and derives its kind.
-func (d *discovery) source(n *yaml.Node, field string) (Source, error) {
+//
+// A path source of this repository first takes the parameter override
+// files of its directory (.argocd-source.yaml, then
+// .argocd-source-<instance>.yaml), as the repo-server does before it
+// looks at the source; overrides is false once they are merged.
+func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool) (Source, error) {
 	fields := sourceFields
 	if field == "spec.sourceHydrator.drySource" {
 		fields = drySourceFields
@@ -84,6 +89,20 @@ func (d *discovery) source(n *yaml.Node, field string) (Source, error) {
 	}
 	if s.Plugin, err = canonicalYAML(present(&r.Plugin)); err != nil {
 		return Source{}, fmt.Errorf("%s.plugin: %w", field, err)
+	}
+	if overrides && s.Chart != "" || !SameRepo(s.RepoURL, d.cfg.RepoURL) || s.Kind == KindRef {
+		overrides = false
+	}
+	if overrides && !(s.Ref != "" && s.Path == "") {
+		merged, err := applyOverrides(d.fsys, dirOf(s.Path), instance, n)
+		if err != nil {
+			// the repo-server fails such an app when it renders it
+			s.Kind, s.Err = KindUnknown, fmt.Sprintf("%s: error while parsing source parameters: %s", field, err)
+			return s, nil
+		}
+		if merged != n {
+			return d.source(merged, field, instance, false)
+		}
 	}
 	if s.Kind, err = d.kind(&s); err != nil {
 		// Argo CD accepts such an Application and fails when it renders
@@ -226,20 +245,13 @@ func dirOf(p string) string {
 }
 
 // checkPath verifies an in-repo path source exists at this revision, as
-// the repo-server does, and refuses the parameter override files
-// (.argocd-source*.yaml) this package does not merge.
+// the repo-server does.
 func (d *discovery) checkPath(s *Source) error {
 	if !SameRepo(s.RepoURL, d.cfg.RepoURL) {
 		return nil
 	}
-	entries, err := fs.ReadDir(d.fsys, dirOf(s.Path))
-	if err != nil {
+	if _, err := fs.ReadDir(d.fsys, dirOf(s.Path)); err != nil {
 		return fmt.Errorf("path %q does not exist in this revision", s.Path)
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".argocd-source") {
-			return fmt.Errorf("path %q has %s: parameter override files are not supported", s.Path, e.Name())
-		}
 	}
 	return nil
 }
