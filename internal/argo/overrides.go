@@ -148,8 +148,8 @@ var sourceSchema = obj(map[string]*schema{
 	"name": sString, "tagPrefix": sString,
 	"helm": obj(map[string]*schema{
 		"valueFiles": sList, "releaseName": sString, "values": sString, "version": sString,
-		"parameters":     {kind: 'l', elem: obj(map[string]*schema{"name": sString, "value": sString, "forceString": sBool})},
-		"fileParameters": {kind: 'l', elem: obj(map[string]*schema{"name": sString, "path": sString})},
+		"parameters":      {kind: 'l', elem: obj(map[string]*schema{"name": sString, "value": sString, "forceString": sBool})},
+		"fileParameters":  {kind: 'l', elem: obj(map[string]*schema{"name": sString, "path": sString})},
 		"passCredentials": sBool, "ignoreMissingValueFiles": sBool, "skipCrds": sBool, "valuesObject": {kind: 'a'},
 		"namespace": sString, "kubeVersion": sString, "apiVersions": sList, "skipTests": sBool, "skipSchemaValidation": sBool,
 	}),
