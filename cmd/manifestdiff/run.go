@@ -16,6 +16,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/kube"
+	"github.com/gitops-promote/gitops-promote/internal/gitsource"
 	"github.com/gitops-promote/gitops-promote/internal/manifestdiff"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 	reporthtml "github.com/gitops-promote/gitops-promote/internal/report/html"
@@ -58,7 +59,11 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client}
+	repos, err := gitFetcher(o, cfg, getenv)
+	if err != nil {
+		return err
+	}
+	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos}
 	if o.live {
 		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext}}
 	}
@@ -156,6 +161,25 @@ func chartClient(o *options, getenv func(string) string) (*charts.Client, error)
 		}
 	}
 	return c, nil
+}
+
+// gitFetcher opens the other git repositories apps read. Tokens of the
+// environment go to the GitOps repository's host only; other hosts get
+// ~/.git-credentials or ~/.netrc.
+func gitFetcher(o *options, cfg *config.Config, getenv func(string) string) (*gitsource.Fetcher, error) {
+	dir := ""
+	if o.cacheDir != "" {
+		dir = filepath.Join(o.cacheDir, "git")
+	} else {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no --cache-dir and no user cache dir: %w", err)
+		}
+		dir = filepath.Join(cache, "gitops-promote", "git")
+	}
+	home, _ := os.UserHomeDir()
+	return gitsource.New(dir, gitsource.Credentials{Host: gitsource.HostOf(cfg.RepoURL),
+		Token: firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN")), JobToken: getenv("CI_JOB_TOKEN"), Home: home})
 }
 
 // writeReport writes the report in the chosen format; link is the HTML

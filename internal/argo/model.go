@@ -11,6 +11,8 @@ package argo
 import (
 	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Source kinds, derived as Argo CD's repo-server derives them.
@@ -101,6 +103,12 @@ type Source struct {
 	// accepts the Application (its path is missing, it names two source
 	// types...): rendering the app fails with it.
 	Err string `json:",omitempty"`
+
+	// raw is the source as written (after ApplicationSet templating), for
+	// a source of another repository, which is read once that repository
+	// is at hand (see Resolve).
+	raw   *yaml.Node
+	field string
 }
 
 // Helm is a source's helm block.
@@ -162,9 +170,13 @@ type Directory struct {
 
 // ValueFile is a value file resolved as Argo CD resolves it.
 type ValueFile struct {
-	Path     string // slash path: repo-relative when InRepo, else chart-relative
+	Path     string // slash path: repo-relative when InRepo or Repo is set, else chart-relative
 	InRepo   bool   // lives in this repository (a `$ref/` to it, or a git-path chart in it)
 	Optional bool   // IgnoreMissingValueFiles: a missing file is skipped
+	// Repo is the repository the file lives in when it is another one (a
+	// `$ref/` to it, or a git-path chart in it): Path is relative to its
+	// root. Resolve turns such a file into one of its FS.
+	Repo string `json:",omitempty"`
 }
 
 // SameRepo reports whether two repository URLs name the same repository

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -104,6 +106,65 @@ type ResolveOptions struct {
 	FS fs.FS
 	// Revision is the source's resolved revision (see Request.Revision).
 	Revision string
+	// Repos maps another repository the app reads (a source at a path
+	// of it, a `$ref` to it) to the directory of FS where its tree at
+	// the revision Argo CD would check out is (keys: RepoKey).
+	Repos map[string]string
+}
+
+// RepoKey is the key of a repository URL in ResolveOptions.Repos: URLs
+// Argo CD takes for the same repository share it.
+func RepoKey(repoURL string) string { return normRepo(repoURL) }
+
+// RepoAt is another repository an app reads, at a revision.
+type RepoAt struct {
+	URL, Revision, TagPrefix string
+}
+
+// OtherRepos lists the repositories other than repoURL that rendering app
+// reads, as the repo-server checks them out: the repository of each path
+// source, and of each `$ref` source some value file or file parameter
+// names. A `$ref` source's repository read at two revisions is an error,
+// as in Argo CD.
+func (a App) OtherRepos(repoURL string) ([]RepoAt, error) {
+	var out []RepoAt
+	seen := map[string]RepoAt{}
+	add := func(r RepoAt, isRef bool) error {
+		k := RepoKey(r.URL)
+		if prev, ok := seen[k]; ok {
+			if prev.Revision != r.Revision && isRef {
+				return fmt.Errorf("cannot reference multiple revisions for the same repository (%s references %q while another source references %q)", r.URL, r.Revision, prev.Revision)
+			}
+			return nil
+		}
+		seen[k] = r
+		out = append(out, r)
+		return nil
+	}
+	refs := a.refSources()
+	for _, s := range a.Sources {
+		if s.Chart == "" && s.Kind != KindRef && !SameRepo(s.RepoURL, repoURL) {
+			if err := add(RepoAt{s.RepoURL, s.TargetRevision, s.TagPrefix}, false); err != nil {
+				return nil, err
+			}
+		}
+		if s.Helm == nil {
+			continue
+		}
+		paths := append([]string(nil), s.Helm.ValueFiles...)
+		for _, fp := range s.Helm.FileParameters {
+			paths = append(paths, fp.Path)
+		}
+		for _, p := range paths {
+			refVar, _, _ := strings.Cut(p, "/")
+			if ref, ok := refs[refVar]; ok && strings.HasPrefix(p, "$") && ref.Chart == "" && !SameRepo(ref.RepoURL, repoURL) {
+				if err := add(RepoAt{ref.RepoURL, ref.TargetRevision, ref.TagPrefix}, true); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // Resolve turns app's source src into a Request. A source Argo CD renders
@@ -114,37 +175,40 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 	env := a.buildEnv(src, opt.Revision)
 	req := &Request{Env: a.Env, App: a.Name, Kind: src.Kind, Source: src, BuildEnv: env,
 		Tracking: cfg.Argo.TrackingMethod(), InstanceLabelKey: cfg.Argo.LabelKey()}
-	inRepo := SameRepo(src.RepoURL, cfg.RepoURL)
+	if src.Kind == KindRef {
+		return nil, nil
+	}
 	if src.Chart == "" {
 		req.Path = dirOf(src.Path)
 	}
-	switch src.Kind {
-	case KindRef:
-		return nil, nil
-	case KindHelm:
-		if src.Chart == "" && !inRepo {
-			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: chart at path %s of another repository (%s) cannot be read offline",
-				a.Env, a.Name, src.Path, src.TargetRevision, src.Path, src.RepoURL)
+	if src.Chart == "" && !SameRepo(src.RepoURL, cfg.RepoURL) {
+		// A source at a path of another repository: its files decide its
+		// type and hold its parameter overrides, as in this repository.
+		dir, ok := opt.Repos[RepoKey(src.RepoURL)]
+		if !ok {
+			return nil, fmt.Errorf("env %s, app %s: source %s of repository %s: that repository was not fetched", a.Env, a.Name, src.Path, src.RepoURL)
 		}
-		h, err := a.resolveHelm(src, cfg, env)
+		var err error
+		if src, err = a.otherRepoSource(src, opt.FS, dir, cfg); err != nil {
+			return nil, err
+		}
+		req.Kind, req.Source, req.Path = src.Kind, src, path.Join(dir, dirOf(src.Path))
+	}
+	switch src.Kind {
+	case KindHelm:
+		h, err := a.resolveHelm(src, cfg, env, opt.Repos)
 		if err != nil {
 			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: %w", a.Env, a.Name, firstNonEmpty(src.Chart, src.Path), src.TargetRevision, err)
 		}
 		req.Helm = h
 		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
 	case KindDirectory:
-		if !inRepo {
-			return nil, NotRendered("directory source in another repository (%s)", src.RepoURL)
-		}
 		req.Directory = &DirectoryRequest{}
 		if d := src.Directory; d != nil {
 			req.Directory = &DirectoryRequest{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, Jsonnet: d.Jsonnet,
 				DisableExtensionFilter: d.DisableExtensionFilter}
 		}
 	case KindKustomize:
-		if !inRepo {
-			return nil, NotRendered("kustomize source in another repository (%s) not rendered", src.RepoURL)
-		}
 		req.Kustomize = src.Kustomize
 		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
 	default:
@@ -157,7 +221,7 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 	return req, nil
 }
 
-func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv) (*HelmRequest, error) {
+func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv, repos map[string]string) (*HelmRequest, error) {
 	h := src.Helm
 	if h == nil {
 		h = &Helm{}
@@ -169,6 +233,16 @@ func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv) (*HelmReq
 	fps, err := a.FileParams(src, cfg.RepoURL, env)
 	if err != nil {
 		return nil, err
+	}
+	for i := range vfs {
+		if vfs[i], err = mounted(vfs[i], repos); err != nil {
+			return nil, err
+		}
+	}
+	for i := range fps {
+		if fps[i].File, err = mounted(fps[i].File, repos); err != nil {
+			return nil, err
+		}
 	}
 	out := &HelmRequest{
 		ReleaseName: firstNonEmpty(h.ReleaseName, a.Name),
@@ -231,4 +305,43 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// mounted turns a file of another repository into a file of the FS that
+// repository is mounted in (see ResolveOptions.Repos).
+func mounted(vf ValueFile, repos map[string]string) (ValueFile, error) {
+	if vf.Repo == "" {
+		return vf, nil
+	}
+	dir, ok := repos[RepoKey(vf.Repo)]
+	if !ok {
+		return vf, fmt.Errorf("%s of repository %s: that repository was not fetched", vf.Path, vf.Repo)
+	}
+	vf.Path, vf.InRepo, vf.Repo = path.Join(dir, vf.Path), true, ""
+	return vf, nil
+}
+
+// otherRepoSource reads a path source of another repository as discovery
+// reads one of this repository, against that repository's tree (dir of
+// fsys): parameter override files merged, the type decided, the path
+// checked.
+func (a App) otherRepoSource(src Source, fsys fs.FS, dir string, cfg *config.Config) (Source, error) {
+	if src.raw == nil {
+		return src, nil // built by hand (tests): taken as it is
+	}
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		return src, err
+	}
+	other := *cfg
+	other.RepoURL = src.RepoURL
+	d := &discovery{fsys: sub, cfg: &other, env: a.Env}
+	s, err := d.source(src.raw, src.field, a.Instance, true)
+	if err != nil {
+		return src, fmt.Errorf("env %s, app %s: %s", a.Env, a.Name, err)
+	}
+	if s.Err != "" {
+		return src, fmt.Errorf("env %s, app %s: repository %s: %s", a.Env, a.Name, src.RepoURL, s.Err)
+	}
+	return s, nil
 }

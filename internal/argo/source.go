@@ -77,7 +77,7 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		return Source{}, fmt.Errorf("%s.path: %w", field, err)
 	}
 	s := Source{RepoURL: r.RepoURL, Chart: r.Chart, TargetRevision: r.TargetRevision,
-		Path: p, Ref: r.Ref, Name: r.Name, TagPrefix: r.TagPrefix}
+		Path: p, Ref: r.Ref, Name: r.Name, TagPrefix: r.TagPrefix, raw: n, field: field}
 	if s.Helm, err = parseHelm(&r.Helm, field+".helm"); err != nil {
 		return Source{}, err
 	}

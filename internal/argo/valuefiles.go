@@ -40,12 +40,12 @@ func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL s
 			if a.MultiSource && ref.Chart != "" {
 				return ValueFile{}, fmt.Errorf("source has a 'chart' field defined, but Helm charts are not yet not supported for 'ref' sources")
 			}
-			if !SameRepo(ref.RepoURL, repoURL) {
-				return ValueFile{}, fmt.Errorf("ref %q is repository %s, not this repository (%s)", strings.TrimPrefix(refVar, "$"), ref.RepoURL, repoURL)
-			}
 			p, err := cleanRel(env.Subst(rest))
 			if err != nil || p == "" {
 				return ValueFile{}, fmt.Errorf("must name a file inside the repository")
+			}
+			if !SameRepo(ref.RepoURL, repoURL) {
+				return ValueFile{Path: p, Repo: ref.RepoURL}, nil
 			}
 			return ValueFile{Path: p, InRepo: true}, nil
 		}
@@ -68,18 +68,20 @@ func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL s
 			return ValueFile{}, fmt.Errorf("must name a file inside the chart")
 		}
 		return ValueFile{Path: rel}, nil
-	case SameRepo(src.RepoURL, repoURL):
-		if !strings.HasPrefix(p, "/") {
-			p = path.Join(src.Path, p)
-		}
-		rel, err := cleanRel(p)
-		if err != nil || rel == "" {
-			return ValueFile{}, fmt.Errorf("must name a file inside the repository")
-		}
-		return ValueFile{Path: rel, InRepo: true}, nil
 	}
-	// A git-path chart in another repository: keep it chart-relative.
-	return ValueFile{Path: path.Clean(p)}, nil
+	// A chart at a path of a git repository: relative to that path, or
+	// with a leading "/" to the repository's root, never outside it.
+	if !strings.HasPrefix(p, "/") {
+		p = path.Join(src.Path, p)
+	}
+	rel, err := cleanRel(p)
+	if err != nil || rel == "" {
+		return ValueFile{}, fmt.Errorf("must name a file inside the repository")
+	}
+	if !SameRepo(src.RepoURL, repoURL) {
+		return ValueFile{Path: rel, Repo: src.RepoURL}, nil
+	}
+	return ValueFile{Path: rel, InRepo: true}, nil
 }
 
 // FileParam is a resolved helm.fileParameters entry: the value at Name is

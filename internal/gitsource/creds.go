@@ -46,10 +46,7 @@ func (c Credentials) auth(repoURL string) (transport.AuthMethod, []string, error
 	default:
 		return nil, nil, nil
 	}
-	host := strings.ToLower(ep.Host)
-	if ep.Port != 0 && ep.Port != 80 && ep.Port != 443 {
-		host = fmt.Sprintf("%s:%d", host, ep.Port)
-	}
+	host := HostOf(repoURL)
 	if c.Host != "" && strings.EqualFold(host, c.Host) {
 		switch {
 		case c.Token != "":
@@ -161,4 +158,18 @@ func scrub(msg string, secrets []string) string {
 		}
 	}
 	return msg
+}
+
+// HostOf returns repoURL's host (with a non-default port), the host the
+// GitOps repository's tokens belong to; "" when it has none.
+func HostOf(repoURL string) string {
+	ep, err := transport.NewEndpoint(repoURL)
+	if err != nil || ep.Host == "" {
+		return ""
+	}
+	host := strings.ToLower(ep.Host)
+	if ep.Port != 0 && ep.Port != 80 && ep.Port != 443 && ep.Protocol != "ssh" {
+		host = fmt.Sprintf("%s:%d", host, ep.Port)
+	}
+	return host
 }

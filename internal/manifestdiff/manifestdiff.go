@@ -37,11 +37,14 @@ type Side struct {
 
 // Diff compares Base with Head.
 type Diff struct {
-	Config   *config.Config
-	Base     Side
-	Head     Side
-	Envs     []string // empty: every configured environment
-	Charts   ChartFetcher
+	Config *config.Config
+	Base   Side
+	Head   Side
+	Envs   []string // empty: every configured environment
+	Charts ChartFetcher
+	// Repos opens the other git repositories apps read; nil means none
+	// can be read, and such apps fail naming the repository.
+	Repos    RepoFetcher
 	Parallel int                   // renders at once; 0 = GOMAXPROCS
 	Progress func(done, total int) // called after each render, if set
 	// Live, if set, also compares the apps of the config's live envs with

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/gitsource"
 	"github.com/gitops-promote/gitops-promote/internal/render"
 )
 
@@ -20,14 +23,21 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 	if err := app.RenderError(); err != nil {
 		return nil, "", err
 	}
+	fsys, repos, commits, err := d.otherRepos(ctx, app, side)
+	if err != nil {
+		return nil, "", err
+	}
 	var out bytes.Buffer
 	var notes []string
-	in := render.Input{FS: side.FS, Charts: d.Charts}
+	in := render.Input{FS: fsys, Charts: d.Charts}
 	for _, src := range app.Sources {
 		rev, err := d.revision(ctx, app, src, side)
+		if c, ok := commits[argo.RepoKey(src.RepoURL)]; ok && src.Chart == "" {
+			rev = c // the commit Argo CD checks out for a source of another repository
+		}
 		var req *argo.Request
 		if err == nil {
-			req, err = app.Resolve(src, argo.ResolveOptions{Config: d.Config, FS: side.FS, Revision: rev})
+			req, err = app.Resolve(src, argo.ResolveOptions{Config: d.Config, FS: fsys, Revision: rev, Repos: repos})
 		}
 		var m []byte
 		if err == nil && req != nil {
@@ -46,6 +56,42 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 		out.Write(m)
 	}
 	return append([]byte{}, out.Bytes()...), strings.Join(notes, "; "), nil
+}
+
+// RepoFetcher opens another git repository at an Application's
+// targetRevision (gitsource.Fetcher does): its tree and the commit.
+type RepoFetcher interface {
+	Open(ctx context.Context, repoURL, revision, tagPrefix string) (fs.FS, string, error)
+}
+
+// otherRepos fetches the other repositories app reads and mounts them
+// next to the side's tree: the FS to render from, where each one is
+// (argo.ResolveOptions.Repos) and the commit it resolved to.
+func (d *Diff) otherRepos(ctx context.Context, app *argo.App, side Side) (fs.FS, map[string]string, map[string]string, error) {
+	need, err := app.OtherRepos(d.Config.RepoURL)
+	if err != nil || len(need) == 0 {
+		if err != nil {
+			err = fmt.Errorf("env %s, app %s: %w", app.Env, app.Name, err)
+		}
+		return side.FS, nil, nil, err
+	}
+	if d.Repos == nil {
+		return nil, nil, nil, fmt.Errorf("env %s, app %s: reads repository %s, and no git fetcher is configured", app.Env, app.Name, gitsource.Redact(need[0].URL))
+	}
+	trees := map[string]fs.FS{}
+	dirs := map[string]string{}
+	commits := map[string]string{}
+	for _, r := range need {
+		tree, commit, err := d.Repos.Open(ctx, r.URL, r.Revision, r.TagPrefix)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("env %s, app %s: repository %s at %q: %w", app.Env, app.Name, gitsource.Redact(r.URL), r.Revision, err)
+		}
+		key := gitsource.MountKey(r.URL)
+		trees[key] = tree
+		dirs[argo.RepoKey(r.URL)] = path.Join(gitsource.MountDir, key)
+		commits[argo.RepoKey(r.URL)] = commit
+	}
+	return gitsource.Mount(side.FS, trees), dirs, commits, nil
 }
 
 // VersionResolver resolves a chart version constraint to the highest
