@@ -53,10 +53,12 @@ func applyOverrides(fsys fs.FS, dir, instance string, n *yaml.Node) (*yaml.Node,
 			return nil, fmt.Errorf("%s: Invalid JSON Patch", f)
 		}
 		if !applied {
-			if merged, err = decode11(n); err != nil {
+			// the source's own fields are typed: read as written
+			var v any
+			if err := n.Decode(&v); err != nil {
 				return nil, err
 			}
-			applied = true
+			merged, applied = jsonify(v), true
 		}
 		merged = jsonMergePatch(merged, patch)
 		if merged, err = conform(merged, sourceSchema, ""); err != nil {
@@ -67,8 +69,9 @@ func applyOverrides(fsys fs.FS, dir, instance string, n *yaml.Node) (*yaml.Node,
 		return n, nil
 	}
 	out := merged.(map[string]any)
-	orig, _ := decode11(n)
-	om, _ := orig.(map[string]any)
+	var orig any
+	_ = n.Decode(&orig)
+	om, _ := jsonify(orig).(map[string]any)
 	for _, k := range []string{"repoURL", "path", "chart", "targetRevision", "ref", "name"} {
 		delete(out, k)
 		if v, ok := om[k]; ok {

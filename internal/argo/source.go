@@ -149,7 +149,7 @@ func parseHelm(n *yaml.Node, field string) (*Helm, error) {
 		PassCredentials: r.PassCredentials, Version: r.Version, Namespace: r.Namespace,
 		KubeVersion: r.KubeVersion, APIVersions: r.APIVersions, SkipTests: r.SkipTests,
 		SkipSchemaValidation: r.SkipSchemaValidation}
-	vo, err := canonicalYAML(present(&r.ValuesObject))
+	vo, err := canonicalYAML11(present(&r.ValuesObject))
 	if err != nil {
 		return nil, fmt.Errorf("%s.valuesObject: %w", field, err)
 	}

@@ -119,3 +119,17 @@ func TestSpecFieldsArgoCDAccepts(t *testing.T) {
 		t.Errorf("tagged app source: %+v", s)
 	}
 }
+
+// helm.valuesObject reaches Argo CD through kubectl's YAML 1.1 reading:
+// `yes` is a boolean there, and Helm must see true, not "yes".
+func TestValuesObjectReadAsKubectlDoes(t *testing.T) {
+	fsys := fstest.MapFS{"argocd/qa/m.yaml": {Data: []byte(app("v", "  source: {repoURL: https://charts.example.org, chart: c, targetRevision: '1', "+
+		"helm: {valuesObject: {enabled: yes, name: 'yes', num: 010, y: 1}}}\n"))}}
+	apps, err := Discover(fsys, testConfig(t), "qa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(apps[0].Sources[0].Helm.ValuesObject), "enabled: true\nname: \"yes\"\nnum: 8\n\"true\": 1\n"; got != want {
+		t.Errorf("valuesObject = %q, want %q", got, want)
+	}
+}

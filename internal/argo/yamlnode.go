@@ -120,9 +120,23 @@ func copyNode(n *yaml.Node) *yaml.Node {
 }
 
 // canonicalYAML re-encodes n with sorted keys and no comments, so that
-// equal content hashes equally; nil for an absent or null node. Scalars
-// are read as Argo CD reads them (see decode11).
+// equal content hashes equally; nil for an absent or null node. It is for
+// typed blocks (kustomize, jsonnet, plugin), whose scalars Argo CD's API
+// schema requires to be of their field's type anyway.
 func canonicalYAML(n *yaml.Node) ([]byte, error) {
+	if isNull(n) {
+		return nil, nil
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(v)
+}
+
+// canonicalYAML11 is canonicalYAML for untyped data (helm.valuesObject),
+// read as Argo CD receives it (see decode11): `enabled: yes` is true.
+func canonicalYAML11(n *yaml.Node) ([]byte, error) {
 	if isNull(n) {
 		return nil, nil
 	}

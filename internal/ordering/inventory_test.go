@@ -93,10 +93,10 @@ metadata: {name: jobs}
 spec:
   generators:
   - list:
-      elements: [{n: early, w: "1"}, {n: late, w: "4"}, {n: bad, w: "x"}]
+      elements: [{name: early, w: "1"}, {name: late, w: "4"}, {name: bad, w: "x"}]
   template:
     metadata:
-      name: 'job-{{n}}'
+      name: 'job-{{name}}'
       annotations: {argocd.argoproj.io/sync-wave: '{{w}}'}
     spec:
       project: p
