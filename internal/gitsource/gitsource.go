@@ -74,9 +74,22 @@ func New(dir string, creds Credentials) (*Fetcher, error) {
 // SHA, a branch, a tag, "HEAD" or "" (the default branch), or a semver
 // range over the tags (only those starting with tagPrefix, if set).
 func (f *Fetcher) Open(ctx context.Context, repoURL, revision, tagPrefix string) (fs.FS, string, error) {
+	return f.open(ctx, repoURL, revision, tagPrefix, false)
+}
+
+// OpenRef is Open for a git ref as `git fetch URL REF` takes it (a
+// kustomize remote base's ?ref=): no version ranges.
+func (f *Fetcher) OpenRef(ctx context.Context, repoURL, ref string) (fs.FS, string, error) {
+	return f.open(ctx, repoURL, ref, "", true)
+}
+
+func (f *Fetcher) open(ctx context.Context, repoURL, revision, tagPrefix string, literal bool) (fs.FS, string, error) {
 	c, err := f.repo(repoURL)
 	if err != nil {
 		return nil, "", err
+	}
+	if literal {
+		tagPrefix = literalRef
 	}
 	commit, err := f.resolve(ctx, c, revision, tagPrefix)
 	if err != nil {

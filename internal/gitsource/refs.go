@@ -22,6 +22,9 @@ var (
 	truncatedSHA = regexp.MustCompile("^[0-9A-Fa-f]{7,}$")
 )
 
+// literalRef as a tag prefix asks for no version range resolution.
+const literalRef = "\x00literal"
+
 func isCommitSHA(s string) bool    { return commitSHA.MatchString(s) }
 func isTruncatedSHA(s string) bool { return truncatedSHA.MatchString(s) }
 
@@ -34,8 +37,10 @@ func pickRef(refs []remoteRef, revision, tagPrefix string) (remoteRef, error) {
 	if revision == "" {
 		revision = "HEAD"
 	}
-	if v, err := maxVersion(revision, tags(refs), tagPrefix); err == nil {
-		revision = v
+	if tagPrefix != literalRef {
+		if v, err := maxVersion(revision, tags(refs), tagPrefix); err == nil {
+			revision = v
+		}
 	}
 	short := shortName(revision) == revision
 	byName := map[string]remoteRef{}

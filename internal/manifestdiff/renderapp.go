@@ -30,6 +30,9 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 	var out bytes.Buffer
 	var notes []string
 	in := render.Input{FS: fsys, Charts: d.Charts}
+	if ro, ok := d.Repos.(render.RepoOpener); ok {
+		in.Repos = ro // kustomize remote bases
+	}
 	for _, src := range app.Sources {
 		rev, err := d.revision(ctx, app, src, side)
 		if c, ok := commits[argo.RepoKey(src.RepoURL)]; ok && src.Chart == "" {

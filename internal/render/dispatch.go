@@ -25,6 +25,9 @@ type Input struct {
 	FS fs.FS
 	// Charts fetches packaged charts from chart repositories.
 	Charts ChartFetcher
+	// Repos fetches the git repositories of kustomize remote bases; nil
+	// leaves them not rendered.
+	Repos RepoOpener
 }
 
 // ChartFetcher returns a packaged chart (.tgz).

@@ -109,14 +109,18 @@ func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([
 // commands the repo-server runs.
 type KustomizeSource struct{}
 
-func (KustomizeSource) Render(_ context.Context, in Input, req *argo.Request) ([]byte, error) {
+func (KustomizeSource) Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
 	src := req.Source
 	opts, err := argo.ParseKustomizeOptions(req.Kustomize)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
 	opts.Substitute(req.BuildEnv.Subst)
-	m, err := KustomizeWithOptions(in.FS, req.Path, opts)
+	fsys, err := withRemoteBases(ctx, in.FS, in.Repos, req.Path)
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
+	}
+	m, err := KustomizeWithOptions(fsys, req.Path, opts)
 	if errors.Is(err, ErrOffline) {
 		return nil, argo.NotRendered("kustomize source %s not rendered: %s", src.Path, err)
 	}
