@@ -27,11 +27,27 @@ import (
 // of the parse error), and every other file is still discovered; the
 // apps are returned with a *DiscoveryError.
 func Discover(fsys fs.FS, cfg *config.Config, env string) ([]App, error) {
+	return DiscoverWith(fsys, cfg, env, DiscoverOptions{})
+}
+
+// DiscoverOptions is what discovery may use beyond the revision's tree.
+type DiscoverOptions struct {
+	// Repos opens another repository at a revision, for git generators
+	// of other repositories; nil makes those generators errors.
+	Repos RepoOpener
+}
+
+// RepoOpener returns the tree of repoURL at revision (a branch, tag,
+// commit...), the same tree for the same arguments within one run.
+type RepoOpener func(repoURL, revision string) (fs.FS, error)
+
+// DiscoverWith is Discover with options.
+func DiscoverWith(fsys fs.FS, cfg *config.Config, env string, opt DiscoverOptions) ([]App, error) {
 	ms, bad, err := readManifests(fsys, cfg, env, true)
 	if err != nil {
 		return nil, err
 	}
-	apps, err := DiscoverManifests(fsys, cfg, env, ms)
+	apps, err := discoverManifests(fsys, cfg, env, ms, opt)
 	if len(bad) == 0 {
 		return apps, err
 	}
@@ -112,8 +128,12 @@ var fileLineRE = regexp.MustCompile(`^env [^:]+: [^:]+:(\d+): `)
 // any broken input treat that as any error; manifestdiff reports each
 // failure as its app's error and goes on.
 func DiscoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest) ([]App, error) {
+	return discoverManifests(fsys, cfg, env, ms, DiscoverOptions{})
+}
+
+func discoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest, opt DiscoverOptions) ([]App, error) {
 	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{},
-		dups: map[string]*Failure{}}
+		dups: map[string]*Failure{}, repos: opt.Repos}
 	for _, m := range ms {
 		d.file(m)
 	}
@@ -169,7 +189,8 @@ type discovery struct {
 	// dups are the names two documents generate: Argo CD cannot hold two
 	// Applications of one name in one namespace, so every app of such a
 	// name fails, and only those.
-	dups map[string]*Failure
+	dups  map[string]*Failure
+	repos RepoOpener
 }
 
 func (d *discovery) file(m Manifest) {

@@ -19,6 +19,7 @@ type rawDir struct {
 
 type rawGit struct {
 	RepoURL     string   `yaml:"repoURL"`
+	Revision    string   `yaml:"revision"`
 	Directories []rawDir `yaml:"directories"`
 	Files       []struct {
 		Path    string `yaml:"path"`
@@ -36,13 +37,14 @@ func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, erro
 	if err := n.Decode(&g); err != nil {
 		return nil, fmt.Errorf("git generator: %w", err)
 	}
-	if !SameRepo(g.RepoURL, d.cfg.RepoURL) {
-		return nil, fmt.Errorf("git generator repoURL %s is not this repository (%s)", g.RepoURL, d.cfg.RepoURL)
+	fsys, key, err := d.generatorTree(&g)
+	if err != nil {
+		return nil, err
 	}
 	var out []map[string]any
 	switch {
 	case len(g.Directories) > 0:
-		dirs, err := d.candidateDirs(g.Directories)
+		dirs, err := d.candidateDirs(fsys, key, g.Directories)
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +64,7 @@ func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, erro
 		}
 	case len(g.Files) > 0:
 		var err error
-		if out, err = d.fileParams(&g, r.goTmpl); err != nil {
+		if out, err = d.fileParams(fsys, &g, r.goTmpl); err != nil {
 			return nil, err
 		}
 	default:
@@ -82,20 +84,20 @@ func (d *discovery) gitParams(n *yaml.Node, r *renderer) ([]map[string]any, erro
 // ApplicationSet of every env asks. path.Match only matches paths of the
 // pattern's depth, so this finds exactly what matching every directory
 // would. Hidden directories are skipped, as Argo CD does.
-func (d *discovery) candidateDirs(dirs []rawDir) ([]string, error) {
+func (d *discovery) candidateDirs(fsys fs.FS, key string, dirs []rawDir) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, want := range dirs {
 		if want.Exclude {
 			continue
 		}
-		matches, ok := d.globs[want.Path]
+		matches, ok := d.globs[key+"\x00"+want.Path]
 		if !ok {
 			var err error
-			if matches, err = globDirs(d.fsys, want.Path); err != nil {
+			if matches, err = globDirs(fsys, want.Path); err != nil {
 				return nil, err
 			}
-			d.globs[want.Path] = matches
+			d.globs[key+"\x00"+want.Path] = matches
 		}
 		for _, p := range matches {
 			if !seen[p] {
@@ -191,7 +193,7 @@ func dirParams(dir, prefix string, goTmpl bool) map[string]any {
 // fileParams reads each matched file as one object or a list of objects.
 // Matching is `git ls-files` pathspecs, Argo CD's default (see
 // pathspecMatch).
-func (d *discovery) fileParams(g *rawGit, goTmpl bool) ([]map[string]any, error) {
+func (d *discovery) fileParams(fsys fs.FS, g *rawGit, goTmpl bool) ([]map[string]any, error) {
 	var inc, exc []string
 	for _, f := range g.Files {
 		if f.Exclude {
@@ -201,7 +203,7 @@ func (d *discovery) fileParams(g *rawGit, goTmpl bool) ([]map[string]any, error)
 		}
 	}
 	var files []string
-	err := fs.WalkDir(d.fsys, ".", func(p string, e fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return err
 		}
@@ -216,7 +218,7 @@ func (d *discovery) fileParams(g *rawGit, goTmpl bool) ([]map[string]any, error)
 	sort.Strings(files)
 	var out []map[string]any
 	for _, f := range files {
-		objs, err := readObjects(d.fsys, f)
+		objs, err := readObjects(fsys, f)
 		if err != nil {
 			return nil, err
 		}
@@ -296,4 +298,22 @@ func SanitizeName(name string) string {
 		name = name[:253]
 	}
 	return strings.Trim(name, "-.")
+}
+
+// generatorTree is the tree a git generator reads: this revision's for
+// this repository (its revision field ignored on purpose, see Discover),
+// else the other repository at the generator's revision, as the
+// ApplicationSet controller reads it.
+func (d *discovery) generatorTree(g *rawGit) (fs.FS, string, error) {
+	if SameRepo(g.RepoURL, d.cfg.RepoURL) {
+		return d.fsys, "", nil
+	}
+	if d.repos == nil {
+		return nil, "", fmt.Errorf("git generator repoURL %s is not this repository (%s), and no other repository can be read", g.RepoURL, d.cfg.RepoURL)
+	}
+	fsys, err := d.repos(g.RepoURL, g.Revision)
+	if err != nil {
+		return nil, "", fmt.Errorf("git generator repository %s at %q: %w", g.RepoURL, g.Revision, err)
+	}
+	return fsys, RepoKey(g.RepoURL) + "@" + g.Revision, nil
 }

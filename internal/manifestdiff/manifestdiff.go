@@ -85,7 +85,7 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	}
 	var pairs []*pair
 	for _, env := range envs {
-		ps, err := d.discover(env)
+		ps, err := d.discover(ctx, env)
 		if err != nil {
 			return rep, err
 		}
@@ -119,12 +119,12 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 
 // discover pairs env's apps at both revisions by name, sorted by name. A
 // document that failed discovery fails only its own apps (see failed).
-func (d *Diff) discover(env string) ([]*pair, error) {
-	base, baseFails, err := discoverSide(d.Base, d.Config, env)
+func (d *Diff) discover(ctx context.Context, env string) ([]*pair, error) {
+	base, baseFails, err := d.discoverSide(ctx, d.Base, env)
 	if err != nil {
 		return nil, err
 	}
-	head, headFails, err := discoverSide(d.Head, d.Config, env)
+	head, headFails, err := d.discoverSide(ctx, d.Head, env)
 	if err != nil {
 		return nil, err
 	}
@@ -151,8 +151,17 @@ func (d *Diff) discover(env string) ([]*pair, error) {
 	return out, nil
 }
 
-func discoverSide(s Side, cfg *config.Config, env string) ([]argo.App, []argo.Failure, error) {
-	apps, err := argo.Discover(s.FS, cfg, env)
+func (d *Diff) discoverSide(ctx context.Context, s Side, env string) ([]argo.App, []argo.Failure, error) {
+	var opt argo.DiscoverOptions
+	if d.Repos != nil {
+		// git generators of other repositories; the fetcher resolves a
+		// revision once per run, so both sides see the same tree
+		opt.Repos = func(repoURL, revision string) (fs.FS, error) {
+			tree, _, err := d.Repos.Open(ctx, repoURL, revision, "")
+			return tree, err
+		}
+	}
+	apps, err := argo.DiscoverWith(s.FS, d.Config, env, opt)
 	var derr *argo.DiscoveryError
 	if errors.As(err, &derr) {
 		return apps, derr.Failures, nil

@@ -165,3 +165,42 @@ func runWithRepos(t *testing.T, base, head fstest.MapFS, repos RepoFetcher) (rep
 		Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: head}}
 	return d.Run(context.Background())
 }
+
+// TestGitGeneratorOfAnotherRepository: an ApplicationSet's git generator
+// over another repository lists that repository's directories at the
+// generator's revision, and the apps it makes render from there.
+func TestGitGeneratorOfAnotherRepository(t *testing.T) {
+	url, _ := sharedRepo(t)
+	base := exampleFleet(t)
+	head := derive(t, base).write("argocd/prod/appset-shared.yaml", `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: shared-charts, namespace: argocd}
+spec:
+  goTemplate: true
+  generators:
+  - git:
+      repoURL: `+url+`
+      revision: v1.0.0
+      directories: [{path: 'charts/*'}]
+  template:
+    metadata: {name: 'chart-{{.path.basename}}'}
+    spec:
+      project: ledger-prod
+      source: {repoURL: `+url+`, targetRevision: v1.0.0, path: '{{.path.path}}'}
+      destination: {server: https://kubernetes.default.svc, namespace: '{{.path.basename}}'}
+`)
+	fetcher, err := gitsource.New(t.TempDir(), gitsource.Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := runWithRepos(t, base, head.m, fetcher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"prod/chart-shared": "added", "prod/ledger-root-prod": "changed"}, statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	if cm := resource(t, findApp(t, rep, "prod", "chart-shared"), "ConfigMap"); !strings.Contains(cm.Diff, "+  size: small\n") {
+		t.Errorf("ConfigMap:\n%s", cm.Diff)
+	}
+}
