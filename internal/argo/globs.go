@@ -51,8 +51,8 @@ func ExpandValueFiles(vfs []ValueFile, repo, chart fs.FS) ([]ValueFile, error) {
 		if !vf.InRepo {
 			fsys = chart
 		}
-		if fsys == nil {
-			add(vf)
+		if fsys == nil || vf.Remote {
+			add(vf) // a URL is never a pattern, nor checked for presence
 			continue
 		}
 		if !IsGlob(vf.Path) {

@@ -177,6 +177,9 @@ type ValueFile struct {
 	// `$ref/` to it, or a git-path chart in it): Path is relative to its
 	// root. Resolve turns such a file into one of its FS.
 	Repo string `json:",omitempty"`
+	// Remote marks an http(s) URL (Path), which helm downloads; Argo CD
+	// allows the schemes of helm.valuesFileSchemes, by default these two.
+	Remote bool `json:",omitempty"`
 }
 
 // SameRepo reports whether two repository URLs name the same repository

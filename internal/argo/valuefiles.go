@@ -58,7 +58,10 @@ func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL s
 	}
 	p := env.Subst(raw)
 	if u, err := url.Parse(p); err == nil && u.Scheme != "" {
-		return ValueFile{}, fmt.Errorf("remote value files are not supported offline")
+		if u.Scheme == "https" || u.Scheme == "http" {
+			return ValueFile{Path: p, Remote: true}, nil
+		}
+		return ValueFile{}, fmt.Errorf("the URL scheme '%s' is not allowed", u.Scheme)
 	}
 	switch {
 	case src.Chart != "":

@@ -51,7 +51,9 @@ func TestValueFiles(t *testing.T) {
 			wantErr: "source has a 'chart' field defined, but Helm charts are not yet not supported for 'ref' sources"},
 		{name: "escapes repo", src: chart(false, "$values/../secret.yaml"), others: []Source{ours}, wantErr: "inside the repository"},
 		{name: "escapes chart", src: chart(false, "../x.yaml"), wantErr: "inside the chart"},
-		{name: "remote", src: chart(false, "https://example.org/v.yaml"), wantErr: "remote value files"},
+		{name: "remote", src: chart(true, "https://example.org/v-*.yaml", "http://example.org/$ARGOCD_APP_NAME.yaml"),
+			want: []ValueFile{{Path: "https://example.org/v-*.yaml", Remote: true, Optional: true}, {Path: "http://example.org/app.yaml", Remote: true, Optional: true}}},
+		{name: "other scheme", src: chart(false, "s3://bucket/v.yaml"), wantErr: "the URL scheme 's3' is not allowed"},
 		{name: "revision variables", src: chart(false, "$values/$ARGOCD_APP_REVISION.yaml", "$values/${ARGOCD_APP_REVISION_SHORT}/${ARGOCD_APP_REVISION_SHORT_8}.yaml"), others: []Source{ours},
 			want: []ValueFile{{Path: "0123456789abcdef.yaml", InRepo: true}, {Path: "0123456/01234567.yaml", InRepo: true}}},
 		{name: "every build variable, $$ and unknown ones", src: chart(false, "$values/$ARGOCD_APP_NAMESPACE/${ARGOCD_APP_PROJECT_NAME}/$ARGOCD_APP_SOURCE_TARGET_REVISION-$$x-$HOME.yaml"), others: []Source{ours},
@@ -108,7 +110,7 @@ func TestFileParams(t *testing.T) {
 		{name: "ref path", src: src(true, FileParameter{"a", "$values/envs/$ARGOCD_APP_NAME.txt"}),
 			want: []FileParam{{"a", ValueFile{Path: "envs/app.txt", InRepo: true}}}},
 		{name: "escapes chart", src: src(true, FileParameter{"a", "../x"}), wantErr: `file parameter a: path "../x": must name a file inside the chart`},
-		{name: "remote", src: src(true, FileParameter{"a", "https://example.org/x"}), wantErr: "remote value files"},
+		{name: "remote", src: src(true, FileParameter{"a", "https://example.org/x"}), want: []FileParam{{Name: "a", File: ValueFile{Path: "https://example.org/x", Remote: true}}}},
 		{name: "no name", src: src(true, FileParameter{"", "x"}), wantErr: "needs both name and path"},
 	}
 	for _, tt := range tests {

@@ -38,7 +38,7 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	for _, vf := range vfs {
-		data, err := readValueFile(in.FS, files, vf)
+		data, err := readValueFile(ctx, in.FS, files, vf)
 		if errors.Is(err, fs.ErrNotExist) && vf.Optional {
 			continue
 		}
@@ -50,7 +50,7 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 	for _, fp := range h.FileParameters {
 		// Unlike a value file, a missing file parameter is an error in
 		// Argo CD whatever ignoreMissingValueFiles says: helm fails to read it.
-		data, err := readValueFile(in.FS, files, fp.File)
+		data, err := readValueFile(ctx, in.FS, files, fp.File)
 		if err != nil {
 			return nil, fmt.Errorf("%s: file parameter %s: %s: %w", what, fp.Name, fp.File.Path, err)
 		}
@@ -72,7 +72,10 @@ func loadChart(ctx context.Context, in Input, req *argo.Request) ([]byte, error)
 	return PackageChartDir(ctx, in.FS, req.Path, in.Charts)
 }
 
-func readValueFile(repo, chart fs.FS, vf argo.ValueFile) ([]byte, error) {
+func readValueFile(ctx context.Context, repo, chart fs.FS, vf argo.ValueFile) ([]byte, error) {
+	if vf.Remote {
+		return fetchURL(ctx, vf.Path)
+	}
 	if vf.InRepo {
 		return fs.ReadFile(repo, vf.Path)
 	}
