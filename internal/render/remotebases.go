@@ -2,10 +2,13 @@ package render
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 	"testing/fstest"
 
@@ -36,7 +39,7 @@ func withRemoteBases(ctx context.Context, fsys fs.FS, repos RepoOpener, dir stri
 	if err := r.walk(path.Clean(dir), 0); err != nil {
 		return nil, err
 	}
-	if len(r.mounts) == 0 {
+	if len(r.mounts) == 0 && !r.fetched {
 		return fsys, nil
 	}
 	return r.fs(), nil
@@ -47,8 +50,10 @@ type remoteBases struct {
 	repos  RepoOpener
 	base   fs.FS
 	mounts map[string]fs.FS  // by mount key
-	files  map[string][]byte // rewritten kustomizations
+	files  map[string][]byte // rewritten kustomizations, downloaded files
 	seen   map[string]bool
+	// fetched: a resource was downloaded
+	fetched bool
 }
 
 func (r *remoteBases) fs() fs.FS {
@@ -87,7 +92,7 @@ func (r *remoteBases) walk(dir string, depth int) error {
 			if remote {
 				e.Value, changed = relative(dir, target), true
 			}
-			if target != "" {
+			if target != "" && !strings.Contains(target, "/.argocd-http-") {
 				if err := r.walk(target, depth+1); err != nil {
 					return err
 				}
@@ -114,8 +119,11 @@ func (r *remoteBases) entry(fsys fs.FS, dir, e string) (string, bool, error) {
 		}
 		return "", false, nil // a file: kustomize reads it first
 	}
+	if u, err := url.Parse(e); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !gitLike(e) {
+		return r.remoteFile(dir, e)
+	}
 	rb, ok := gitsource.ParseKustomizeRemote(e)
-	if !ok || !gitLike(e) {
+	if !ok {
 		return "", false, nil
 	}
 	tree, commit, err := r.repos.OpenRef(r.ctx, rb.URL, rb.Ref)
@@ -129,6 +137,21 @@ func (r *remoteBases) entry(fsys fs.FS, dir, e string) (string, bool, error) {
 		return "", false, fmt.Errorf("%s is not a directory of %s at %s", firstNonEmpty(rb.Root, "."), gitsource.Redact(rb.URL), commit)
 	}
 	return target, true, nil
+}
+
+// remoteFile downloads a resource kustomize reads over HTTP and puts it
+// in the overlay, in the kustomization's own directory (the load
+// restrictor allows no other); the entry then names it.
+func (r *remoteBases) remoteFile(dir, e string) (string, bool, error) {
+	data, err := fetchURL(r.ctx, e)
+	if err != nil {
+		return "", false, err
+	}
+	sum := sha256.Sum256([]byte(e))
+	name := path.Join(dir, ".argocd-http-"+hex.EncodeToString(sum[:8])+".yaml")
+	r.files[name] = data
+	r.fetched = true
+	return name, true, nil
 }
 
 // gitLike keeps http(s) entries that kustomize would fetch as plain files
@@ -172,6 +195,29 @@ func (o *overlayFiles) ReadFile(name string) ([]byte, error) {
 	return fs.ReadFile(o.FS, name)
 }
 
-func (o *overlayFiles) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(o.FS, name) }
+// ReadDir lists name with the overlay's files added to it.
+func (o *overlayFiles) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(o.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[e.Name()] = true
+	}
+	for p, data := range o.files {
+		if path.Dir(p) == path.Clean(name) && !have[path.Base(p)] {
+			info, _ := fs.Stat(fstest.MapFS{p: {Data: data, Mode: 0o644}}, p)
+			entries = append(entries, fs.FileInfoToDirEntry(info))
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, nil
+}
 
-func (o *overlayFiles) Stat(name string) (fs.FileInfo, error) { return fs.Stat(o.FS, name) }
+func (o *overlayFiles) Stat(name string) (fs.FileInfo, error) {
+	if b, ok := o.files[name]; ok {
+		return fs.Stat(fstest.MapFS{name: {Data: b, Mode: 0o644}}, name)
+	}
+	return fs.Stat(o.FS, name)
+}

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,8 +64,12 @@ func TestKustomizeRemoteBasesParity(t *testing.T) {
 	bin := toolbin.Path(t, toolbin.Kustomize)
 	bare := remoteBaseRepo(t)
 	remote := "file://" + bare + "//deploy/base?ref=v1.0.0"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: over-http}\n"))
+	}))
+	defer srv.Close()
 	tree := fstest.MapFS{
-		"apps/prod/kustomization.yaml": {Data: []byte("# remote base\nresources:\n- " + remote + "\n- local.yaml\nnameSuffix: -prod\n")},
+		"apps/prod/kustomization.yaml": {Data: []byte("# remote base\nresources:\n- " + remote + "\n- local.yaml\n- " + srv.URL + "/secret.yaml\nnameSuffix: -prod\n")},
 		"apps/prod/local.yaml":         {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: local}\n")},
 	}
 	root := t.TempDir()
@@ -93,7 +99,7 @@ func TestKustomizeRemoteBasesParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout.String(), "base-app-prod") {
+	if !strings.Contains(stdout.String(), "base-app-prod") || !strings.Contains(stdout.String(), "over-http-prod") {
 		t.Fatalf("the binary did not use the remote base:\n%s", stdout.String())
 	}
 	if d := cmp.Diff(stdout.String(), string(got)); d != "" {
