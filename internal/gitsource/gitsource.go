@@ -161,24 +161,26 @@ func cacheKey(repoURL string) string {
 }
 
 // resolve returns the commit of revision, fetching what is missing.
+// Resolutions of one repository are serialised (c.mu), so concurrent
+// renders asking for the same revision list and fetch once.
 func (f *Fetcher) resolve(ctx context.Context, c *cached, revision, tagPrefix string) (string, error) {
 	memo := c.url + "\x00" + revision + "\x00" + tagPrefix
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	f.mu.Lock()
 	r, ok := f.resolved[memo]
 	f.mu.Unlock()
 	if ok {
 		return r.commit, r.err
 	}
-	commit, err := f.resolveNow(ctx, c, revision, tagPrefix)
+	commit, err := f.resolveLocked(ctx, c, revision, tagPrefix)
 	f.mu.Lock()
 	f.resolved[memo] = result{commit, err}
 	f.mu.Unlock()
 	return commit, err
 }
 
-func (f *Fetcher) resolveNow(ctx context.Context, c *cached, revision, tagPrefix string) (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (f *Fetcher) resolveLocked(ctx context.Context, c *cached, revision, tagPrefix string) (string, error) {
 	if isCommitSHA(revision) {
 		h := plumbing.NewHash(strings.ToLower(revision))
 		if c.has(h) {
@@ -250,9 +252,8 @@ func (f *Fetcher) fetch(ctx context.Context, c *cached, specs []config.RefSpec, 
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		return unreachable(c.url, "fetching", err, secrets)
 	}
-	if err := c.repo.Close(); err != nil {
-		return err
-	}
+	// The previous handle stays open: trees opened from it may still be
+	// read by renders running concurrently.
 	c.repo, err = git.Open(c.dir)
 	return err
 }
