@@ -120,6 +120,8 @@ func TestSourcesOfAnotherRepository(t *testing.T) {
 		head.write(p, s)
 	}
 	head.write("argocd/prod/app-gone.yaml", strings.ReplaceAll(otherRepoApps("file:///nowhere/gone.git")["argocd/prod/app-tools.yaml"], "tools-prod", "gone-prod"))
+	head.write("argocd/prod/app-notkust.yaml", strings.NewReplacer("tools-prod", "notkust-prod", "path: manifests}", "path: manifests, kustomize: {}}").
+		Replace(otherRepoApps(url)["argocd/prod/app-tools.yaml"]))
 	fetcher, err := gitsource.New(t.TempDir(), gitsource.Credentials{})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +131,7 @@ func TestSourcesOfAnotherRepository(t *testing.T) {
 		t.Fatalf("err = %v, want ErrRender for the unreachable repository only", err)
 	}
 	want := map[string]string{"prod/shared-prod": "added", "prod/tools-prod": "added", "prod/audit-prod": "added",
-		"prod/gone-prod": "error", "prod/ledger-root-prod": "changed"}
+		"prod/gone-prod": "error", "prod/notkust-prod": "error", "prod/ledger-root-prod": "changed"}
 	if diff := cmp.Diff(want, statuses(rep, report.StatusUnchanged)); diff != "" {
 		t.Errorf("apps (-want +got):\n%s", diff)
 	}
@@ -149,6 +151,10 @@ func TestSourcesOfAnotherRepository(t *testing.T) {
 	}
 	if d := resource(t, findApp(t, rep, "prod", "audit-prod"), "Deployment").Diff; !strings.Contains(d, "value: debug") || !strings.Contains(d, "api:v3.1.0") {
 		t.Errorf("audit-prod Deployment lacks the values of both refs:\n%s", d)
+	}
+	// a path of another repository is named by that repository and commit
+	if e := findApp(t, rep, "prod", "notkust-prod").Error; !strings.Contains(e, url+"@"+commit[:12]+":manifests") || strings.Contains(e, gitsource.MountDir) {
+		t.Errorf("notkust-prod error %q should name the repository and commit", e)
 	}
 	if e := findApp(t, rep, "prod", "gone-prod").Error; !strings.Contains(e, "repository file:///nowhere/gone.git") || !strings.Contains(e, "gone-prod") {
 		t.Errorf("gone-prod error %q should name the app and the repository", e)

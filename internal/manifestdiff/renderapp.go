@@ -23,7 +23,7 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 	if err := app.RenderError(); err != nil {
 		return nil, "", err
 	}
-	fsys, repos, commits, err := d.otherRepos(ctx, app, side)
+	fsys, repos, commits, names, err := d.otherRepos(ctx, app, side)
 	if err != nil {
 		return nil, "", err
 	}
@@ -47,10 +47,13 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 			m, err = render.Render(ctx, in, req)
 		}
 		if errors.Is(err, argo.ErrNotRendered) {
-			notes = append(notes, err.Error())
+			notes = append(notes, names.Replace(err.Error()))
 			continue
 		}
 		if err != nil {
+			if names != noMounts {
+				err = errors.New(names.Replace(err.Error())) // where a file of another repository really is
+			}
 			return nil, "", err
 		}
 		if out.Len() > 0 && len(m) > 0 && !bytes.HasPrefix(m, []byte("---")) {
@@ -70,32 +73,38 @@ type RepoFetcher interface {
 // otherRepos fetches the other repositories app reads and mounts them
 // next to the side's tree: the FS to render from, where each one is
 // (argo.ResolveOptions.Repos) and the commit it resolved to.
-func (d *Diff) otherRepos(ctx context.Context, app *argo.App, side Side) (fs.FS, map[string]string, map[string]string, error) {
+//
+// names rewrites a mount directory in a message as the repository and
+// commit it stands for.
+func (d *Diff) otherRepos(ctx context.Context, app *argo.App, side Side) (fsys fs.FS, dirs, commits map[string]string, names *strings.Replacer, err error) {
 	need, err := app.OtherRepos(d.Config.RepoURL)
 	if err != nil || len(need) == 0 {
 		if err != nil {
 			err = fmt.Errorf("env %s, app %s: %w", app.Env, app.Name, err)
 		}
-		return side.FS, nil, nil, err
+		return side.FS, nil, nil, noMounts, err
 	}
 	if d.Repos == nil {
-		return nil, nil, nil, fmt.Errorf("env %s, app %s: reads repository %s, and no git fetcher is configured", app.Env, app.Name, gitsource.Redact(need[0].URL))
+		return nil, nil, nil, nil, fmt.Errorf("env %s, app %s: reads repository %s, and no git fetcher is configured", app.Env, app.Name, gitsource.Redact(need[0].URL))
 	}
 	trees := map[string]fs.FS{}
-	dirs := map[string]string{}
-	commits := map[string]string{}
+	dirs, commits = map[string]string{}, map[string]string{}
+	var pairs []string
 	for _, r := range need {
 		tree, commit, err := d.Repos.Open(ctx, r.URL, r.Revision, r.TagPrefix)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("env %s, app %s: repository %s at %q: %w", app.Env, app.Name, gitsource.Redact(r.URL), r.Revision, err)
+			return nil, nil, nil, nil, fmt.Errorf("env %s, app %s: repository %s at %q: %w", app.Env, app.Name, gitsource.Redact(r.URL), r.Revision, err)
 		}
 		key := gitsource.MountKey(r.URL)
 		trees[key] = tree
 		dirs[argo.RepoKey(r.URL)] = path.Join(gitsource.MountDir, key)
 		commits[argo.RepoKey(r.URL)] = commit
+		pairs = append(pairs, path.Join(gitsource.MountDir, key)+"/", gitsource.Redact(r.URL)+"@"+commit[:min(12, len(commit))]+":")
 	}
-	return gitsource.Mount(side.FS, trees), dirs, commits, nil
+	return gitsource.Mount(side.FS, trees), dirs, commits, strings.NewReplacer(pairs...), nil
 }
+
+var noMounts = strings.NewReplacer()
 
 // VersionResolver resolves a chart version constraint to the highest
 // matching version of the repository (charts.Client does).
