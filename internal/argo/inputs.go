@@ -32,9 +32,10 @@ import (
 func (a App) InputsKey(fsys fs.FS, repoURL, rev string) (string, error) {
 	k := &keyer{h: sha256.New(), fsys: fsys}
 	spec, err := json.Marshal(struct {
-		Name, Namespace, Project string
-		Sources                  []Source
-	}{a.Name, a.Namespace, a.Project, a.Sources})
+		Name, Namespace, Project, Instance string
+		MultiSource                        bool
+		Sources                            []Source
+	}{a.Name, a.Namespace, a.Project, a.Instance, a.MultiSource, a.Sources})
 	if err != nil {
 		return "", err
 	}

@@ -123,3 +123,23 @@ func TestDirectoryFiles(t *testing.T) {
 		})
 	}
 }
+
+// Moving an Application to another namespace renames it for Argo CD
+// (ARGOCD_APP_NAME, tracking), and spec.sources instead of spec.source
+// changes what "$name/" means: both change the inputs.
+func TestInputsKeyInstanceAndMultiSource(t *testing.T) {
+	a := App{Name: "x", Instance: "x", Sources: []Source{{RepoURL: "https://charts.example.org", Chart: "c", Kind: KindHelm}}}
+	key := func(a App) string {
+		k, err := a.InputsKey(nil, testRepo, "r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	moved, multi := a, a
+	moved.Instance = "team_x"
+	multi.MultiSource = true
+	if key(a) == key(moved) || key(a) == key(multi) {
+		t.Error("instance name or multi-source left the inputs key unchanged")
+	}
+}
