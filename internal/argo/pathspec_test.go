@@ -61,3 +61,19 @@ func TestPathspecMatchesGitLsFiles(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPathspec: any pattern and name, no panic; a pattern without
+// special characters always lists itself and what is below it.
+func FuzzPathspec(f *testing.F) {
+	for _, s := range [][2]string{{"apps/*.json", "apps/a.json"}, {"[!a-c]?", "dx"}, {"a\\*b", "a*b"}, {"[[:alpha:]]*", "x"}, {"[", "["}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		pathspecMatch(pattern, name)
+		if pattern != "" && !strings.ContainsAny(pattern, `*?[\`) && !strings.HasPrefix(pattern, "./") && pattern != "." {
+			if !pathspecMatch(pattern, pattern) || !pathspecMatch(pattern, strings.TrimSuffix(pattern, "/")+"/x") {
+				t.Errorf("literal %q does not list itself or its contents", pattern)
+			}
+		}
+	})
+}

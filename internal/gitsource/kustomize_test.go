@@ -1,6 +1,10 @@
 package gitsource
 
-import "testing"
+import (
+	"path"
+	"strings"
+	"testing"
+)
 
 // Cases follow kustomize's repospec rules (its own tests' forms).
 func TestParseKustomizeRemote(t *testing.T) {
@@ -30,4 +34,18 @@ func TestParseKustomizeRemote(t *testing.T) {
 			t.Errorf("%q = %+v %v, want %+v %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// FuzzParseKustomizeRemote: no panic, and a parsed base never names a
+// directory outside its repository.
+func FuzzParseKustomizeRemote(f *testing.F) {
+	for _, s := range []string{"github.com/org/repo/deploy?ref=v1", "https://h/r.git//a/../b", "git@h:r.git/x", "file:///r", "../base", "git::ssh://x@y/z//w"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rb, ok := ParseKustomizeRemote(s)
+		if c := path.Clean(rb.Root); ok && (rb.URL == "" || c == ".." || strings.HasPrefix(c, "../")) {
+			t.Errorf("%q = %+v", s, rb)
+		}
+	})
 }
