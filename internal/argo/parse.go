@@ -65,7 +65,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns stri
 		Namespace: spec.Destination.Namespace, Server: spec.Destination.Server,
 		Annotations: meta.Annotations, Labels: meta.Labels,
 		IgnoreDifferences: spec.IgnoreDifferences,
-		Instance: instanceName(ns, meta.Name, d.cfg.Argo.ControlPlaneNamespace()),
+		Instance:          instanceName(ns, meta.Name, d.cfg.Argo.ControlPlaneNamespace()),
 	}
 	if appSet != "" {
 		a.Kind = "ApplicationSet"
