@@ -16,6 +16,7 @@ require (
 	github.com/google/go-jsonnet v0.22.0
 	github.com/itchyny/gojq v0.12.19
 	github.com/mikefarah/yq/v4 v4.54.1
+	github.com/robfig/cron/v3 v3.0.2-0.20210106135023-bc59245fe10e
 	github.com/sergi/go-diff v1.4.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
