@@ -65,6 +65,9 @@ type project struct {
 	path  string
 	mrs   []*MR
 	notes map[int64][]*Note // by merge request iid
+	// commits GitLab knows (pushed), and their statuses (statuses.go)
+	commits  map[string]bool
+	statuses []*CommitStatus
 }
 
 // New starts a server with no projects; see AddProject.
@@ -118,7 +121,7 @@ func (s *Server) locked(fn func()) {
 // group/project path; requests may name it by either.
 func (s *Server) AddProject(id int64, path string) {
 	s.locked(func() {
-		s.projects = append(s.projects, &project{id: id, path: path, notes: map[int64][]*Note{}})
+		s.projects = append(s.projects, &project{id: id, path: path, notes: map[int64][]*Note{}, commits: map[string]bool{}})
 	})
 }
 
@@ -182,7 +185,8 @@ func (s *Server) MRs(proj string) []MR {
 }
 
 // Calls counts requests by "METHOD route" (routes: project, mrs, mr,
-// notes, note, unknown; e.g. "POST notes", "PUT note") or "total",
+// notes, note, statuses, status, unknown; e.g. "POST notes", "PUT note",
+// "GET statuses") or "total",
 // including those answered with a queued failure or 401.
 func (s *Server) Calls(key string) int {
 	s.mu.Lock()

@@ -91,3 +91,58 @@ func TestLeaks(t *testing.T) {
 		t.Fatalf("leaks %v, want the query and the note", l)
 	}
 }
+
+func TestCommitStatusEndpoints(t *testing.T) {
+	s := gitlabfake.New(t, gitlabfake.Options{})
+	s.AddProject(42, "group/project")
+	sha := "0123456789012345678901234567890123456789"
+	post := func(query string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/projects/42/statuses/"+sha+"?"+query, nil)
+		req.Header.Set("PRIVATE-TOKEN", s.Token())
+		resp, err := s.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post("state=success&name=argocd/a"); code != 404 || !strings.Contains(body, "404 Commit Not Found") {
+		t.Errorf("unknown commit: %d %s", code, body)
+	}
+	s.AddCommit("42", sha)
+	for _, c := range []struct {
+		query, want string
+		code        int
+	}{
+		{"name=argocd/a", `"error":"state is missing`, 400},
+		{"state=deployed&name=argocd/a", `"error":"state does not have a valid value"`, 400},
+		{"state=running&name=argocd/a", `"status":"running"`, 201},
+		{"state=running&name=argocd/a", `Cannot transition status via :run from :running`, 400},
+		{"state=success&name=argocd/a&description=Synced+Healthy", `"status":"success"`, 201},
+		{"state=success&context=argocd/b", `"name":"argocd/b"`, 201},
+		{"state=success", `"name":"default"`, 201},
+		{"state=success&name=x&description=" + strings.Repeat("d", 256), `"description":["is too long (maximum is 255 characters)"]`, 400},
+	} {
+		if code, body := post(c.query); code != c.code || !strings.Contains(body, c.want) {
+			t.Errorf("POST ?%s: %d %s; want %d with %s", c.query, code, body, c.code, c.want)
+		}
+	}
+	resp, body := get(t, s, s.Token(), "/projects/42/repository/commits/"+sha+"/statuses?sort=desc&per_page=2")
+	if resp.StatusCode != 200 || resp.Header.Get("X-Total") != "3" || !strings.HasPrefix(body, `[{"id":`) ||
+		strings.Index(body, `"name":"default"`) > strings.Index(body, `"name":"argocd/b"`) {
+		t.Errorf("list: %d total=%s %s", resp.StatusCode, resp.Header.Get("X-Total"), body)
+	}
+	_, body = get(t, s, s.Token(), "/projects/42/repository/commits/"+sha+"/statuses?name=argocd/a&all=true")
+	if strings.Count(body, `"name":"argocd/a"`) != 1 {
+		t.Errorf("running then success is one status moved along, not two: %s", body)
+	}
+	if resp, body := get(t, s, s.Token(), "/projects/42/repository/commits/"+sha+"/statuses?order_by=name"); resp.StatusCode != 400 ||
+		!strings.Contains(body, "order_by does not have a valid value") {
+		t.Errorf("bad order_by: %d %s", resp.StatusCode, body)
+	}
+	s.SetReadOnly(true)
+	if code, body := post("state=failed&name=argocd/a"); code != 403 || !strings.Contains(body, "insufficient_scope") {
+		t.Errorf("read-only token: %d %s", code, body)
+	}
+}

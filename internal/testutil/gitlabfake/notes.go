@@ -60,6 +60,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, seg []string, rou
 	case "mrs":
 		s.serveMRs(w, r, p)
 		return
+	case "statuses", "status":
+		s.serveStatuses(w, r, p, seg, route)
+		return
 	}
 	iid, _ := strconv.ParseInt(seg[3], 10, 64)
 	mr := p.findMR(iid)

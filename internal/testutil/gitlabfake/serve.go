@@ -132,7 +132,8 @@ func (s *Server) authorized(r *http.Request) bool {
 	return r.Header.Get("PRIVATE-TOKEN") == s.opt.Token || r.Header.Get("Authorization") == "Bearer "+s.opt.Token
 }
 
-// routeOf names an endpoint: project, mrs, mr, notes, note or unknown.
+// routeOf names an endpoint: project, mrs, mr, notes, note, statuses
+// (a commit's list), status (POST one) or unknown.
 func routeOf(escapedPath string, seg []string) string {
 	if !strings.HasPrefix(escapedPath, "/api/v4/") || len(seg) < 2 || seg[0] != "projects" {
 		return "unknown"
@@ -148,6 +149,10 @@ func routeOf(escapedPath string, seg []string) string {
 		return "notes"
 	case len(seg) == 6 && seg[2] == "merge_requests" && seg[4] == "notes":
 		return "note"
+	case len(seg) == 6 && seg[2] == "repository" && seg[3] == "commits" && seg[5] == "statuses":
+		return "statuses"
+	case len(seg) == 4 && seg[2] == "statuses":
+		return "status"
 	}
 	return "unknown"
 }
