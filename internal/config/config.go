@@ -45,6 +45,11 @@ type Config struct {
 	// Live lists the environments `manifestdiff --live` may compare with
 	// their cluster (QA in the spec: the only one a runner may reach).
 	Live []LiveEnv `yaml:"live,omitempty"`
+	// Gates are the deploy-aware checks of promotions, by target env.
+	Gates map[string]Gate `yaml:"-"`
+	// AppProjects are globs ({env} allowed) of files holding AppProjects,
+	// read for their syncWindows besides each env's manifests.
+	AppProjects []string `yaml:"appProjects,omitempty"`
 }
 
 // Component maps a key path of the versions file to the Helm chart whose
@@ -67,6 +72,8 @@ type rawConfig struct {
 	Ordering     ordercfg.Config `yaml:"ordering"`
 	Argo         ArgoCD          `yaml:"argocd"`
 	Live         []LiveEnv       `yaml:"live"`
+	Gates        yaml.Node       `yaml:"gates"`
+	AppProjects  []string        `yaml:"appProjects"`
 }
 
 type rawComponent struct {
@@ -97,13 +104,16 @@ func Parse(data []byte) (*Config, error) {
 	c := &Config{
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
-		Ordering: raw.Ordering, Argo: raw.Argo, Live: raw.Live,
+		Ordering: raw.Ordering, Argo: raw.Argo, Live: raw.Live, AppProjects: raw.AppProjects,
 	}
 	comps, err := parseComponents(&raw.Components)
 	if err != nil {
 		return nil, err
 	}
 	c.Components = comps
+	if c.Gates, err = parseGates(&raw.Gates); err != nil {
+		return nil, err
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
@@ -198,6 +208,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.Ordering.Validate(c.Environments); err != nil {
 		return invalid(0, "%v", err)
+	}
+	if err := c.validateGates(); err != nil {
+		return err
 	}
 	keys := map[string]bool{}
 	for _, comp := range c.Components {
