@@ -128,14 +128,14 @@ func newFixture(t *testing.T) *fixture {
 	f.git(root, "init", "-q", "-b", "main", f.dir)
 	f.git(f.dir, "remote", "add", "origin", "file://"+f.remote)
 	f.files = map[string]string{
-		".promote.yaml":         promoteYAML,
-		"argocd/projects.yaml":  projectsYAML,
-		"versions/qa.yaml":      versionsYAML("3.2.0", "v2.2.0", "1.3.0"),
-		"versions/preprod.yaml": versionsYAML("3.1.0", "v2.1.0", "1.2.0"),
-		"versions/prod.yaml":    versionsYAML("3.0.0", "v2.0.0", "1.1.0"),
-		"argocd/qa/apps.yaml":   appsYAML("qa", "3.2.0", "1.3.0", "dlt-qa"),
+		".promote.yaml":            promoteYAML,
+		"argocd/projects.yaml":     projectsYAML,
+		"versions/qa.yaml":         versionsYAML("3.2.0", "v2.2.0", "1.3.0"),
+		"versions/preprod.yaml":    versionsYAML("3.1.0", "v2.1.0", "1.2.0"),
+		"versions/prod.yaml":       versionsYAML("3.0.0", "v2.0.0", "1.1.0"),
+		"argocd/qa/apps.yaml":      appsYAML("qa", "3.2.0", "1.3.0", "dlt-qa"),
 		"argocd/preprod/apps.yaml": appsYAML("preprod", "3.1.0", "1.2.0", "dlt-preprod"),
-		"argocd/prod/apps.yaml": appsYAML("prod", "3.0.0", "1.1.0", "dlt-prod"),
+		"argocd/prod/apps.yaml":    appsYAML("prod", "3.0.0", "1.1.0", "dlt-prod"),
 	}
 	f.gl = gitlabfake.New(t, gitlabfake.Options{PerPage: 3}) // small pages: every listing pages
 	f.gl.AddProject(42, "org/gitops")
