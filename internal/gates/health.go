@@ -108,7 +108,7 @@ func (c *Checker) readHealth(ctx context.Context, env string, base plumbing.Hash
 	case logErr != nil:
 		return nil, logErr
 	case n >= lookback:
-		h.Ended = fmt.Sprintf("read the statuses of the last %d commits (gates.%s.lookback)", n, "<env>")
+		h.Ended = fmt.Sprintf("read the statuses of the last %d commits, the lookback", n)
 	default:
 		h.Ended = fmt.Sprintf("read the whole history (%d commits)", n)
 	}
@@ -169,7 +169,6 @@ func (c *Checker) health(ctx context.Context, req Request, tree fs.FS, g config.
 	if err != nil {
 		return refuse(oneLine(err.Error()))
 	}
-	h.Ended = strings.Replace(h.Ended, "<env>", req.To, 1)
 	now := c.now()
 	healthy := 0
 	for _, name := range sortedApps(h.Apps) {

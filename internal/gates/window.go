@@ -49,13 +49,16 @@ func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now ti
 	manualEnv := slices.Contains(cfg.Ordering.ManualSync, env)
 	groups := map[string]*WindowGroup{}
 	var keys []string
+	missing := map[string][]string{} // AppProject -> apps
+	var missingOrder []string
 	for _, a := range apps {
 		proj := cmpOr(a.Project, "default")
 		p := byName[proj]
 		if p == nil {
-			msg := fmt.Sprintf("%s: AppProject %s is not in the repository (looked in %s%s)", a.Name, proj,
-				strings.Join(files, ", "), unreadable(findings))
-			ew.Problems = append(ew.Problems, Problem{App: a.Name, Kind: "cannot-evaluate", Message: msg})
+			if missing[proj] == nil {
+				missingOrder = append(missingOrder, proj)
+			}
+			missing[proj] = append(missing[proj], a.Name)
 			ew.Open = false
 			continue
 		}
@@ -77,6 +80,11 @@ func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now ti
 		if !v.Allowed {
 			ew.Open = false
 		}
+	}
+	for _, proj := range missingOrder {
+		msg := fmt.Sprintf("%s: AppProject %s is not in the repository (looked in %s%s)", appList(missing[proj]), proj,
+			strings.Join(files, ", "), unreadable(findings))
+		ew.Problems = append(ew.Problems, Problem{App: missing[proj][0], Kind: "cannot-evaluate", Message: msg})
 	}
 	sort.Strings(keys)
 	var lines []string

@@ -27,14 +27,17 @@ type LogEntry struct {
 
 // FirstParentLog calls fn for from and then each first parent, newest
 // first, until fn returns false, max commits were visited, or the history
-// ends (nil). Reaching the boundary of a shallow clone returns ErrShallow
+// ends (nil). It may run beside tree views of the same repository.
+// Reaching the boundary of a shallow clone returns ErrShallow
 // naming the last commit read.
 func (r *Repo) FirstParentLog(from plumbing.Hash, max int, fn func(LogEntry) bool) error {
 	shallow, _ := os.ReadFile(filepath.Join(r.gitDir, "shallow"))
 	isShallow := func(h plumbing.Hash) bool { return bytes.Contains(shallow, []byte(h.String())) }
 	h := from
 	for range max {
+		r.mu.Lock() // tree views of other goroutines read the same store
 		c, err := r.repo.CommitObject(h)
+		r.mu.Unlock()
 		if err != nil {
 			if isShallow(h) || (h != from && errors.Is(err, plumbing.ErrObjectNotFound)) {
 				return fmt.Errorf("commit %s is not in this clone: %w", h.String()[:12], ErrShallow)
