@@ -33,14 +33,14 @@ type StatusView struct {
 
 // EnvStatus is one env's summary row.
 type EnvStatus struct {
-	Env           string            `json:"env"`
-	Apps          int               `json:"apps"`
-	LastPromotion *Promotion        `json:"lastPromotion,omitempty"`
-	Health        *gates.EnvHealth  `json:"health,omitempty"` // nil without GitLab
-	Window        *gates.EnvWindow  `json:"window,omitempty"`
-	Drift         []Drift           `json:"drift,omitempty"`
-	Errors        []string          `json:"errors,omitempty"` // what could not be read; the rest still shows
-	Gate          *config.Gate      `json:"gates,omitempty"`
+	Env           string           `json:"env"`
+	Apps          int              `json:"apps"`
+	LastPromotion *Promotion       `json:"lastPromotion,omitempty"`
+	Health        *gates.EnvHealth `json:"health,omitempty"` // nil without GitLab
+	Window        *gates.EnvWindow `json:"window,omitempty"`
+	Drift         []Drift          `json:"drift,omitempty"`
+	Errors        []string         `json:"errors,omitempty"` // what could not be read; the rest still shows
+	Gate          *config.Gate     `json:"gates,omitempty"`
 	apps          []argo.App
 }
 
@@ -68,7 +68,7 @@ type ComponentValue struct {
 	Env          string            `json:"env"`
 	ChartVersion string            `json:"chartVersion,omitempty"`
 	ImageTag     string            `json:"imageTag,omitempty"`
-	Fields       map[string]string `json:"fields,omitempty"` // every scalar field
+	Fields       map[string]string `json:"fields,omitempty"`  // every scalar field
 	Pending      bool              `json:"pending,omitempty"` // the previous env holds other values
 	Drift        bool              `json:"drift,omitempty"`   // a Helm source pins another revision
 	Missing      bool              `json:"missing,omitempty"`
