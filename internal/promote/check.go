@@ -43,6 +43,7 @@ type Finding struct {
 // file and line. It never stops at the first problem.
 func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 	var out []Finding
+	seen := map[string]bool{}
 	for _, env := range envs {
 		found := checkEnv(fsys, cfg, env)
 		ord, err := orderingFindings(fsys, cfg, env)
@@ -55,6 +56,7 @@ func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 			}
 		}
 		out = append(out, found...)
+		out = append(out, windowFindings(fsys, cfg, env, seen)...)
 	}
 	return out
 }
