@@ -34,6 +34,11 @@ func (p *Plan) Message(fromCommit string) string {
 	if p.OrderingIgnored > 0 {
 		fmt.Fprintf(&b, "Ordering-Ignored: %d finding(s), --ignore-ordering\n", p.OrderingIgnored)
 	}
+	if p.Gates != nil {
+		for _, t := range p.Gates.Trailers() {
+			b.WriteString(t + "\n")
+		}
+	}
 	return b.String()
 }
 

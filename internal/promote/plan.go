@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/patch"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
@@ -74,6 +75,8 @@ type Plan struct {
 	Charts []ChartRef // chart versions the plan pins, to verify in their repositories
 	// OrderingIgnored counts ordering findings overridden by --ignore-ordering.
 	OrderingIgnored int
+	// Gates is the gate report of a promotion (see Gate); nil when none ran.
+	Gates *gates.Report
 	// parsed keeps the files the plan located its edits in, so that
 	// materialize edits them without parsing them again.
 	parsed map[string]*patch.File
