@@ -83,7 +83,7 @@ func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now ti
 	}
 	for _, proj := range missingOrder {
 		msg := fmt.Sprintf("%s: AppProject %s is not in the repository (looked in %s%s)", appList(missing[proj]), proj,
-			strings.Join(files, ", "), unreadable(findings))
+			strings.Join(append(cfg.ManifestGlobs(env), cfg.AppProjects...), ", "), unreadable(findings))
 		ew.Problems = append(ew.Problems, Problem{App: missing[proj][0], Kind: "cannot-evaluate", Message: msg})
 	}
 	sort.Strings(keys)

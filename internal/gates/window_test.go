@@ -79,5 +79,5 @@ func TestSyncWindowCannotEvaluate(t *testing.T) {
 		`unknown time zone "Europe/Atlantis"`)
 	noProject := strings.Replace(projectsYAML, "name: dlt-prod", "name: dlt-production", 1)
 	rep = windowFixture(t, "require", noProject).checkAt(time.Date(2025, 1, 8, 22, 30, 0, 0, time.UTC))
-	wantRefused(t, rep, config.GateSyncWindow, "alpha-vault-prod, backend-prod, beta-vault-prod and 1 more: AppProject dlt-prod is not in the repository (looked in argocd/prod/apps.yaml, argocd/projects.yaml)")
+	wantRefused(t, rep, config.GateSyncWindow, "alpha-vault-prod, backend-prod, beta-vault-prod and 1 more: AppProject dlt-prod is not in the repository (looked in argocd/prod/*.yaml, argocd/projects.yaml)")
 }
