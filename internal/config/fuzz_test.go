@@ -11,6 +11,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte("repoURL: x\nenvironments: [a]\nversions: v/{env}.yaml\nmanifests: [\"a/{env}/*.yaml\"]\ncomponents: {a.b: {chart: c}}\n"))
 	f.Add([]byte("components: [\n"))
+	f.Add([]byte(good + "gates:\n  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require, lookback: 5}\nappProjects: [\"p/*.yaml\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse(data)
 		if err != nil {
