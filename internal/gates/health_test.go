@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 )
 
 // now (f.now) is Wednesday 2025-01-08 23:00 UTC: inside prod's change
@@ -162,6 +163,16 @@ func TestGitLabFailuresRefuse(t *testing.T) {
 		f.gl.FailNext(http.MethodGet, "statuses", http.StatusServiceUnavailable, nil)
 	}
 	wantRefused(t, f.check(nil), config.GateSourceHealthy, "cannot evaluate", "gave up after 6 attempts")
+
+	// Nothing listens on the API URL: retried within the budget, then refused.
+	unreachable, err := gitlab.New(gitlab.Options{BaseURL: "http://127.0.0.1:1/api/v4", Token: "glpat-x",
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, base = f.checker(unreachable)
+	rep, _ = c.Check(context.Background(), Request{From: "preprod", To: "prod", Base: base})
+	wantRefused(t, rep, config.GateSourceHealthy, "cannot evaluate", "connection refused")
 
 	c, base = f.checker(f.client())
 	f.gl.SetToken("glpat-rotated")
