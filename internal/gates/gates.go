@@ -230,3 +230,38 @@ func short(sha string) string {
 	}
 	return sha
 }
+
+// Lines says what each gate found, one line per gate, for a plan or
+// apply to print (on stderr: they are progress, not the plan):
+//
+//	gate sourceHealthy passed: 51 of 51 preprod apps healthy on the promoted values (...)
+//	gate syncWindow warning: AppProject dlt-prod: closed (...); opens Wed 2025-01-15 22:00 CET (in 5d12h) (51 apps)
+//	gate minSoak overridden by alice (hotfix INC-42): backend-preprod: healthy on these values for 30m only (...)
+//	gate sourceHealthy refused: ...
+func (r *Report) Lines() []string {
+	var out []string
+	for _, res := range r.Results {
+		detail := res.Summary
+		if !res.Passed && len(res.Problems) > 0 {
+			var msgs []string
+			for _, p := range res.Problems {
+				msgs = append(msgs, p.Message)
+			}
+			detail = strings.Join(msgs, "; ")
+		}
+		switch {
+		case res.Overridden != nil:
+			out = append(out, fmt.Sprintf("gate %s overridden by %s (%s): %s", res.Gate, res.Overridden.User, res.Overridden.Reason, detail))
+		case res.Warning:
+			out = append(out, fmt.Sprintf("gate %s warning: %s", res.Gate, detail))
+		case res.Passed:
+			out = append(out, fmt.Sprintf("gate %s passed: %s", res.Gate, detail))
+		default:
+			out = append(out, fmt.Sprintf("gate %s refused: %s", res.Gate, detail))
+		}
+	}
+	for _, g := range r.Unused {
+		out = append(out, fmt.Sprintf("gate %s: override not used (the gate passed or is not configured for %s)", g, r.To))
+	}
+	return out
+}

@@ -139,6 +139,17 @@ func TestOverridesAreRecorded(t *testing.T) {
 	if len(rep.Unused) != 1 || rep.Unused[0] != config.GateSyncWindow {
 		t.Errorf("unused overrides %v, want syncWindow (it passed)", rep.Unused)
 	}
+	lines := strings.Join(rep.Lines(), "\n")
+	for _, want := range []string{
+		"gate sourceHealthy passed: 4 of 4 preprod apps healthy on the promoted values",
+		"gate minSoak overridden by alice (hotfix for INC-42, approved by CAB): alpha-vault-preprod: healthy on these values for 30m only",
+		"gate syncWindow passed: AppProject dlt-prod: open",
+		"gate syncWindow: override not used",
+	} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("lines lack %q:\n%s", want, lines)
+		}
+	}
 }
 
 func TestGitLabFailuresRefuse(t *testing.T) {
