@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -168,3 +169,19 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 type emptyFS struct{}
 
 func (emptyFS) Open(string) (fs.File, error) { return nil, fs.ErrNotExist }
+
+// MarshalJSON writes minSoak as written in .promote.yaml ("2h0m0s"), not
+// in nanoseconds.
+func (g Gate) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		SourceHealthy bool   `json:"sourceHealthy,omitempty"`
+		MinSoak       string `json:"minSoak,omitempty"`
+		SyncWindow    string `json:"syncWindow,omitempty"`
+		Lookback      int    `json:"lookback,omitempty"`
+	}
+	p := plain{SourceHealthy: g.SourceHealthy, SyncWindow: g.SyncWindow, Lookback: g.Lookback}
+	if g.MinSoak > 0 {
+		p.MinSoak = g.MinSoak.String()
+	}
+	return json.Marshal(p)
+}
