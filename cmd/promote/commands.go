@@ -140,6 +140,36 @@ or JSON.`,
 	return f.verb(o, cmd)
 }
 
+func (f *factory) statusCmd() *cobra.Command {
+	o := &options{verb: "status"}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show every environment at a glance",
+		Long: `Show every environment at a glance, read from the git objects of --rev
+(the work tree does not matter): per component and environment the chart
+version and image tag, marked when the previous environment holds other
+values (pending promotion) or when a Helm source pins another chart
+version than the versions file (drift); per environment the last promotion
+into it (when, who, from which environment and commit, gate overrides, from
+promote's commit trailers), the sync window (open or closed, and when that
+changes) and, when CI_API_V4_URL, CI_PROJECT_ID and GITLAB_TOKEN are set,
+the deployment health Argo CD reported as argocd/<app> commit statuses
+(one request per commit read, at most 20 commits); and what each step of
+the environment path would promote. See docs/gates.md.
+
+A table on a terminal, markdown otherwise (for a merge request or a wiki),
+or JSON.`,
+		Example: `  promote status
+  promote status -o markdown > environments.md
+  promote status --rev origin/main -o json`,
+	}
+	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "read the repository at `REV` (branch, tag or commit)")
+	cmd.Flags().BoolVar(&o.noGitLab, "no-gitlab", false, "do not read deployment health from GitLab, even when it is configured")
+	repoFlag(cmd, o)
+	cli.OutputFlag(cmd, &o.output, "", "table", "markdown", "json")
+	return f.verb(o, cmd)
+}
+
 func (f *factory) initCmd() *cobra.Command {
 	o := &options{verb: "init"}
 	cmd := &cobra.Command{

@@ -28,6 +28,8 @@ type options struct {
 	detailedExitCode bool
 	sourceRev        string        // plan/apply: the commit the source env is read at ("" = HEAD)
 	pushTimeout      time.Duration // apply/pin: how long a rejected push is rebuilt and retried
+	rev              string        // status: the revision read
+	noGitLab         bool          // status: no health from GitLab
 	args             []string      // pin's KEY=VALUE
 	color            bool          // resolved from --color, the terminal and NO_COLOR
 }

@@ -76,7 +76,7 @@ func TestParse(t *testing.T) {
 // whole usage.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct{ args, want string }{
-		{"", "no command given: plan, apply, pin, check, waves, init or version; see 'promote --help'"},
+		{"", "no command given: plan, apply, pin, check, status, waves, init or version; see 'promote --help'"},
 		{"deploy", `unknown command "deploy"; see 'promote --help'`},
 		{"plna --from qa", `unknown command "plna" (did you mean pin or plan?); see 'promote --help'`},
 		{"chek", `unknown command "chek" (did you mean check?)`},

@@ -51,12 +51,12 @@ failed check, 2 for plan --detailed-exitcode when there are changes.`,
 			if version {
 				return cli.WriteVersion(ios.Out, "promote", "text")
 			}
-			return cli.Usagef(cmd, "no command given: plan, apply, pin, check, waves, init or version")
+			return cli.Usagef(cmd, "no command given: plan, apply, pin, check, status, waves, init or version")
 		},
 	}
 	cli.VersionFlag(root, &version)
 	cli.GlobalFlags(root, f.globals)
-	root.AddCommand(f.planCmd(), f.applyCmd(), f.pinCmd(), f.checkCmd(), f.wavesCmd(), f.initCmd(), cli.VersionCmd(ios))
+	root.AddCommand(f.planCmd(), f.applyCmd(), f.pinCmd(), f.checkCmd(), f.statusCmd(), f.wavesCmd(), f.initCmd(), cli.VersionCmd(ios))
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
 	}

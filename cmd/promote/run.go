@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
@@ -45,6 +46,8 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return runCheck(cfg, repo, o, ios)
 	case "waves":
 		return runWaves(cfg, repo, o, ios)
+	case "status":
+		return runStatus(ctx, cfg, repo, o, ios, getenv, time.Now())
 	case "plan", "apply", "pin":
 		return runCommit(ctx, cfg, repo, o, ios, getenv)
 	}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/gitlab"
+	"github.com/gitops-promote/gitops-promote/internal/promote"
+)
+
+// gitlabVars are what reading commit statuses needs; GitLab CI sets the
+// first two in every job.
+var gitlabVars = []string{"CI_API_V4_URL", "CI_PROJECT_ID", "GITLAB_TOKEN"}
+
+// runStatus prints every env at a glance, read from the git objects of
+// --rev; deployment health too when the GitLab variables are set.
+func runStatus(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string, now time.Time) error {
+	head, err := repo.Resolve(orHead(o.rev))
+	if err != nil {
+		return err
+	}
+	opt := promote.StatusOptions{Head: head, Now: now}
+	log := logger(ios.ErrOut, o)
+	switch missing := missingVars(getenv, gitlabVars...); {
+	case o.noGitLab:
+	case len(missing) == len(gitlabVars):
+		log.Info("deployment health not shown: GitLab is not configured (CI_API_V4_URL, CI_PROJECT_ID, GITLAB_TOKEN)")
+	case len(missing) > 0:
+		log.Warn("deployment health not shown: GitLab is half configured", "missing", missing)
+	default:
+		client, err := gitlab.New(gitlab.Options{BaseURL: getenv("CI_API_V4_URL"), Token: getenv("GITLAB_TOKEN")})
+		if err != nil {
+			return err
+		}
+		opt.GitLab, opt.Project = client, getenv("CI_PROJECT_ID")
+	}
+	v, err := promote.BuildStatus(ctx, repo, cfg, opt)
+	if err != nil {
+		return err
+	}
+	switch o.output {
+	case "json":
+		return promote.WriteStatusJSON(ios.Out, v)
+	case "markdown":
+		return promote.WriteStatusMarkdown(ios.Out, v)
+	case "table":
+		return promote.WriteStatusTable(ios.Out, v)
+	}
+	// no -o: a table for a person at a terminal, markdown for a file or pipe
+	if ios.OutTTY {
+		return promote.WriteStatusTable(ios.Out, v)
+	}
+	return promote.WriteStatusMarkdown(ios.Out, v)
+}
+
+func missingVars(getenv func(string) string, names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if getenv(n) == "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func orHead(rev string) string {
+	if rev == "" {
+		return "HEAD"
+	}
+	return rev
+}
