@@ -27,6 +27,16 @@ type seen struct {
 
 func (o seen) good() bool { return o.st.Status == "success" && len(o.diff) == 0 }
 
+// when is when the status reached its state: GitLab moves a pending or
+// running status to its final state in place, keeping created_at and
+// setting finished_at.
+func (o seen) when() time.Time {
+	if !o.st.FinishedAt.IsZero() {
+		return o.st.FinishedAt
+	}
+	return o.st.CreatedAt
+}
+
 // appHealth collects one app's statuses, newest commit first.
 type appHealth struct {
 	name    string
@@ -85,7 +95,7 @@ func (c *Checker) readHealth(ctx context.Context, env string, base plumbing.Hash
 				o.diff = valuesDiff(a, sha, st, snapAt)
 			}
 			a.seen = append(a.seen, o)
-			if !o.good() || minSoak == 0 || !st.CreatedAt.After(cutoff) {
+			if !o.good() || minSoak == 0 || !o.when().After(cutoff) {
 				a.decided = true
 				undecided--
 			}
@@ -99,7 +109,7 @@ func (c *Checker) readHealth(ctx context.Context, env string, base plumbing.Hash
 	// The walk goes by commit; what happened last goes by time (Argo CD
 	// can report on an older commit after a newer one, e.g. a rollback).
 	for _, a := range h.Apps {
-		slices.SortStableFunc(a.seen, func(x, y seen) int { return y.st.CreatedAt.Compare(x.st.CreatedAt) })
+		slices.SortStableFunc(a.seen, func(x, y seen) int { return y.when().Compare(x.when()) })
 	}
 	switch {
 	case undecided == 0:
@@ -202,7 +212,7 @@ func (a *appHealth) healthProblem(h *Health) (Problem, bool) {
 		return Problem{App: a.name, Kind: "not-reported", Message: msg}, true
 	}
 	o := a.seen[0]
-	at := o.st.CreatedAt.UTC().Format("2006-01-02 15:04 MST")
+	at := o.when().UTC().Format("2006-01-02 15:04 MST")
 	switch {
 	case o.st.Status != "success":
 		desc := ""
@@ -224,13 +234,13 @@ func (a *appHealth) soakProblem(h *Health, minSoak time.Duration, now time.Time)
 	if minSoak == 0 {
 		return Problem{}, false
 	}
-	since := a.seen[0].st.CreatedAt
+	since := a.seen[0].when()
 	for _, o := range a.seen {
 		if !o.good() {
 			break
 		}
-		if o.st.CreatedAt.Before(since) {
-			since = o.st.CreatedAt
+		if o.when().Before(since) {
+			since = o.when()
 		}
 	}
 	age := now.Sub(since)

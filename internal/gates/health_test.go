@@ -105,6 +105,19 @@ func TestTooYoungRefuses(t *testing.T) {
 	wantRefused(t, rep, config.GateMinSoak, "backend-preprod: healthy on these values for 30m only", "minSoak is 2h0m", "ready at 2025-01-09 00:30 UTC")
 }
 
+// A status moved from running to success in place keeps its created_at:
+// the soak counts from when it became success (finished_at).
+func TestSoakCountsFromSuccessNotFromRunning(t *testing.T) {
+	f := newFixture(t)
+	p := f.promotePreprod()
+	f.report(p, "running", 5*time.Hour)
+	f.report(p, "success", 40*time.Minute)
+	if st := f.gl.Statuses("42", p); len(st) != len(preprodApps) {
+		t.Fatalf("running -> success should move each status in place: %d statuses", len(st))
+	}
+	wantRefused(t, f.check(nil), config.GateMinSoak, "backend-preprod: healthy on these values for 40m only")
+}
+
 // A run of healthy statuses on the same values soaks from its oldest one:
 // a re-sync on a newer commit does not restart the clock.
 func TestSoakCountsFromTheOldestHealthyStatus(t *testing.T) {
