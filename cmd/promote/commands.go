@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
@@ -21,9 +25,10 @@ from -> to, files) and the exact unified diff apply would commit.
 plan predicts apply: it refuses what apply refuses (a promotion path out
 of order, a chartVersion downgrade, a floating version, a key missing in
 the target, uncommitted changes in a file the promotion edits, ordering
-findings in DST) and takes the same overrides. It writes nothing and makes
-no network calls, so it does not look chart versions up in their
-repositories; apply does.`,
+findings in DST, the gates of DST configured in .promote.yaml) and takes
+the same overrides. It writes nothing. It makes no network calls but
+those the gates need (GitLab commit statuses, see docs/gates.md), so it
+does not look chart versions up in their repositories; apply does.`,
 		Example: `  promote plan --from qa --to preprod
   promote plan --from preprod --to prod --only dlt-node.backend -o json
   promote plan --from qa --to preprod --detailed-exitcode   # exit 2 when there is something to promote`,
@@ -198,6 +203,31 @@ func promotionFlags(cmd *cobra.Command, o *options) {
 	fs.StringVar(&o.sourceRev, "source-rev", "", "read SRC's values at revision `REV` (default: HEAD); e.g. origin/main after a fetch")
 	completeEnvs(cmd, o, "from", "to")
 	completeComponents(cmd, o, "only")
+	o.overrides = map[string]string{}
+	for _, g := range []struct{ gate, what string }{
+		{config.GateSourceHealthy, "the source env is not reported healthy on the promoted values"},
+		{config.GateMinSoak, "it has not been healthy for the minSoak time"},
+		{config.GateSyncWindow, "the target env's sync windows are closed"},
+	} {
+		fs.Var(&overrideValue{o.overrides, g.gate}, strings.TrimPrefix(gateFlags[g.gate], "--"),
+			"promote although "+g.what+"; `REASON` and who gave it are recorded in a Gate-Overridden commit trailer (gates in .promote.yaml, docs/gates.md)")
+	}
+}
+
+// overrideValue stores one gate's override reason.
+type overrideValue struct {
+	m    map[string]string
+	gate string
+}
+
+func (v *overrideValue) String() string { return v.m[v.gate] }
+func (v *overrideValue) Type() string   { return "REASON" }
+func (v *overrideValue) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("give a reason: it is recorded in the commit")
+	}
+	v.m[v.gate] = s
+	return nil
 }
 
 // commitFlags are apply's and pin's: where the commit goes.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/patch"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
@@ -34,10 +35,19 @@ func message(err error) string {
 		return strings.TrimRight(err.Error(), "\n")
 	}
 	msg := cli.Line(err)
+	if errors.Is(err, gates.ErrRefused) {
+		return msg + " (" + gateHint(err) + ")"
+	}
 	for _, h := range hints {
 		if errors.Is(err, h.err) {
 			return msg + " (" + h.hint + ")"
 		}
 	}
 	return msg
+}
+
+func asRefused(err error) (*gates.RefusedError, bool) {
+	var re *gates.RefusedError
+	ok := errors.As(err, &re)
+	return re, ok
 }

@@ -34,6 +34,7 @@ func runMergeRequest(ctx context.Context, a *promote.Apply, o *options, ios *ioS
 	if err != nil {
 		return err
 	}
+	logGates(a.Log, run.Plan)
 	if o.output == "json" {
 		return writeMRJSON(ios, o, run)
 	}

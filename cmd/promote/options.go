@@ -26,12 +26,13 @@ type options struct {
 	ignoreOrdering   bool
 	mergeRequest     bool
 	detailedExitCode bool
-	sourceRev        string        // plan/apply: the commit the source env is read at ("" = HEAD)
-	pushTimeout      time.Duration // apply/pin: how long a rejected push is rebuilt and retried
-	rev              string        // status: the revision read
-	noGitLab         bool          // status: no health from GitLab
-	args             []string      // pin's KEY=VALUE
-	color            bool          // resolved from --color, the terminal and NO_COLOR
+	sourceRev        string            // plan/apply: the commit the source env is read at ("" = HEAD)
+	pushTimeout      time.Duration     // apply/pin: how long a rejected push is rebuilt and retried
+	rev              string            // status: the revision read
+	noGitLab         bool              // status: no health from GitLab
+	overrides        map[string]string // plan/apply: gate -> reason given to override it
+	args             []string          // pin's KEY=VALUE
+	color            bool              // resolved from --color, the terminal and NO_COLOR
 }
 
 // validate checks what flag parsing cannot: required flags, exclusive

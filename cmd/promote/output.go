@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
@@ -29,6 +30,8 @@ type resultJSON struct {
 	Remote   string         `json:"remote,omitempty"`
 	Branch   string         `json:"branch,omitempty"`
 	Attempts int            `json:"attempts,omitempty"`
+	// Gates is what each gate of the target env found (absent without gates).
+	Gates *gates.Report `json:"gates,omitempty"`
 }
 
 type editJSON struct {
@@ -44,7 +47,7 @@ func toJSON(o *options, res *promote.Result) resultJSON {
 	p := res.Plan
 	out := resultJSON{Verb: o.verb, From: p.From, To: p.To, Base: res.Base, Source: res.Source, UpToDate: res.UpToDate,
 		Changes: nonNil(p.Rows), Notes: nonNil(p.Notes), Diff: p.Diff(), Commit: res.Commit, Pushed: res.Pushed,
-		Attempts: res.Attempts, Edits: []editJSON{}}
+		Attempts: res.Attempts, Edits: []editJSON{}, Gates: p.Gates}
 	if o.push || o.mergeRequest {
 		out.Remote, out.Branch = res.Remote, res.Branch
 	}

@@ -84,6 +84,11 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		}
 		a.Source = &promote.Source{Config: cfg, Env: o.from, Only: o.only, Rev: o.sourceRev}
 		a.WarnIfDirty = []string{cfg.VersionsPath(o.from)}
+		gate, err := gateFor(cfg, repo, o, getenv, a.Log)
+		if err != nil {
+			return err
+		}
+		a.Gate = gate
 	}
 	if o.mergeRequest {
 		return runMergeRequest(ctx, a, o, ios, getenv, build, sets)
@@ -100,6 +105,7 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		res, err = a.Run(ctx, build)
 	}
 	if res != nil { // also when a push failed after the commit: say what was committed
+		logGates(a.Log, res.Plan)
 		if werr := writeResult(ios, o, res); werr != nil && err == nil {
 			err = werr
 		}

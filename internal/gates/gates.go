@@ -63,7 +63,12 @@ type Checker struct {
 type Request struct {
 	From, To string
 	Only     []string
-	Base     plumbing.Hash // the commit the plan was built on
+	// Base is the branch commit the history walk starts from and the
+	// target env is read at: the plan's base, or the remote tip.
+	Base plumbing.Hash
+	// Source is the commit the source env's values are read at (the
+	// plan's source revision); zero means Base.
+	Source plumbing.Hash
 	// Overrides maps a gate name to the reason given for overriding it.
 	Overrides map[string]string
 	User      string // who overrides, for the trailer
@@ -118,8 +123,14 @@ func (c *Checker) Check(ctx context.Context, req Request) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	srcTree := tree
+	if !req.Source.IsZero() && req.Source != req.Base {
+		if srcTree, err = c.Repo.TreeFS(req.Source); err != nil {
+			return nil, err
+		}
+	}
 	if g.SourceHealthy {
-		rep.Results = append(rep.Results, c.health(ctx, req, tree, g)...)
+		rep.Results = append(rep.Results, c.health(ctx, req, srcTree, g)...)
 	}
 	if g.SyncWindow != "" {
 		rep.Results = append(rep.Results, c.window(req, tree, g))

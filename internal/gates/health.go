@@ -164,7 +164,11 @@ func (c *Checker) health(ctx context.Context, req Request, tree fs.FS, g config.
 	}
 	snap, err := Snap(tree, c.Cfg, req.From)
 	if err != nil {
-		return refuse(fmt.Sprintf("reading %s at %s: %s", req.From, short(req.Base.String()), oneLine(err.Error())))
+		at := req.Source
+		if at.IsZero() {
+			at = req.Base
+		}
+		return refuse(fmt.Sprintf("reading %s at %s: %s", req.From, short(at.String()), oneLine(err.Error())))
 	}
 	want := map[string]Values{}
 	for _, a := range snap.Apps {

@@ -52,6 +52,9 @@ type Apply struct {
 	// WarnIfDirty lists files (the source versions file) whose uncommitted
 	// changes are worth a warning: promotions read committed values only.
 	WarnIfDirty []string
+	// Gate checks a plan with edits before anything is written (the
+	// deploy-aware gates of .promote.yaml); nil checks nothing.
+	Gate Gate
 }
 
 // Result is what an apply (or a plan) did.
@@ -70,8 +73,37 @@ type Result struct {
 }
 
 // PlanOnly builds the plan against HEAD (the source environment at the
-// source revision) and writes nothing.
+// source revision), checks its gates as apply would, and writes nothing.
 func (a *Apply) PlanOnly(ctx context.Context, build BuildFunc) (*Result, error) {
+	res, err := a.plan(build)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.gate(ctx, res, plumbing.ZeroHash); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// gate runs a.Gate on a plan with edits, walking the history from tip
+// (the remote branch once fetched) or else from the plan's base.
+func (a *Apply) gate(ctx context.Context, res *Result, tip plumbing.Hash) error {
+	if a.Gate == nil || len(res.Plan.Edits) == 0 {
+		return nil
+	}
+	base := plumbing.NewHash(res.Base)
+	if !tip.IsZero() {
+		base = tip
+	}
+	src := plumbing.NewHash(res.Base)
+	if res.Source != "" {
+		src = plumbing.NewHash(res.Source)
+	}
+	return a.Gate(ctx, base, src, res.Plan)
+}
+
+// plan builds the plan against HEAD and writes nothing.
+func (a *Apply) plan(build BuildFunc) (*Result, error) {
 	head, err := a.Repo.Head()
 	if err != nil {
 		return nil, err
@@ -126,7 +158,7 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	if err := a.recover(); err != nil {
 		return nil, err
 	}
-	res, err := a.PlanOnly(ctx, build)
+	res, err := a.plan(build)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +193,11 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 		if err := a.checkSource(plumbing.NewHash(res.Source), tip, "nothing was committed or pushed"); err != nil {
 			return nil, err
 		}
+	}
+	// Statuses are reported on the remote branch's commits: with --push
+	// the gates read its history from the tip just fetched.
+	if err := a.gate(ctx, res, tip); err != nil {
+		return nil, err
 	}
 	commit, err := a.commit(base, p, a.sourceFor(res))
 	if err != nil {

@@ -125,6 +125,9 @@ func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func
 		run.UpToDate = true // the target already holds every value: nothing to propose
 		return run, m.closeStale(ctx, run, tip)
 	}
+	if err := m.gate(ctx, &run.Result, tip); err != nil {
+		return nil, err
+	}
 	if err := m.checkCharts(ctx, p.Charts); err != nil {
 		return nil, err
 	}
@@ -231,6 +234,12 @@ func mrDescription(p *Plan, base, source, branch string) string {
 	}
 	for _, n := range p.Notes {
 		fmt.Fprintf(&b, "\n> note: %s\n", n.Message)
+	}
+	if p.Gates != nil && len(p.Gates.Results) > 0 {
+		b.WriteString("\nGates (see docs/gates.md):\n")
+		for _, l := range p.Gates.Lines() {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
 	}
 	fmt.Fprintf(&b, "\n_Branch `%s` is rebuilt by gitops-promote on every run; push no commits of your own to it._\n", branch)
 	return b.String()
