@@ -203,30 +203,32 @@ func promotionFlags(cmd *cobra.Command, o *options) {
 	fs.StringVar(&o.sourceRev, "source-rev", "", "read SRC's values at revision `REV` (default: HEAD); e.g. origin/main after a fetch")
 	completeEnvs(cmd, o, "from", "to")
 	completeComponents(cmd, o, "only")
-	o.overrides = map[string]string{}
 	for _, g := range []struct{ gate, what string }{
 		{config.GateSourceHealthy, "the source env is not reported healthy on the promoted values"},
 		{config.GateMinSoak, "it has not been healthy for the minSoak time"},
 		{config.GateSyncWindow, "the target env's sync windows are closed"},
 	} {
-		fs.Var(&overrideValue{o.overrides, g.gate}, strings.TrimPrefix(gateFlags[g.gate], "--"),
+		fs.Var(&overrideValue{&o.overrides, g.gate}, strings.TrimPrefix(gateFlags[g.gate], "--"),
 			"promote although "+g.what+"; `REASON` and who gave it are recorded in a Gate-Overridden commit trailer (gates in .promote.yaml, docs/gates.md)")
 	}
 }
 
-// overrideValue stores one gate's override reason.
+// overrideValue stores one gate's override reason in *m (made on first use).
 type overrideValue struct {
-	m    map[string]string
+	m    *map[string]string
 	gate string
 }
 
-func (v *overrideValue) String() string { return v.m[v.gate] }
+func (v *overrideValue) String() string { return (*v.m)[v.gate] }
 func (v *overrideValue) Type() string   { return "REASON" }
 func (v *overrideValue) Set(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return fmt.Errorf("give a reason: it is recorded in the commit")
 	}
-	v.m[v.gate] = s
+	if *v.m == nil {
+		*v.m = map[string]string{}
+	}
+	(*v.m)[v.gate] = s
 	return nil
 }
 

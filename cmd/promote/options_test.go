@@ -51,6 +51,10 @@ func TestParse(t *testing.T) {
 		{"waves default format depends on the terminal", "waves --color always", options{Globals: cli.Globals{Color: "always"}, verb: "waves"}},
 		{"waves table", "waves -o table --env prod", options{Globals: g, verb: "waves", envs: []string{"prod"}, output: "table"}},
 		{"init", "init --repo x", options{Globals: g, verb: "init", repo: "x"}},
+		{"gate overrides", "apply --from preprod --to prod --override-source-healthy verified --override-sync-window CAB-7",
+			options{Globals: g, verb: "apply", from: "preprod", to: "prod", output: "text",
+				overrides: map[string]string{"sourceHealthy": "verified", "syncWindow": "CAB-7"}}},
+		{"status", "status --rev origin/main --no-gitlab -o markdown", options{Globals: g, verb: "status", rev: "origin/main", noGitLab: true, output: "markdown"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
