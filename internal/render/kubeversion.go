@@ -11,9 +11,9 @@ import (
 // binaries of library packages.
 const fallbackKubeVersion = "v1.37.0"
 
-// k8sModuleVersion matches v0.MINOR.PATCH of a k8s.io staging module,
-// ignoring any pre-release or build suffix.
-var k8sModuleVersion = regexp.MustCompile(`^v0\.(\d+)\.(\d+)`)
+// k8sModuleVersion matches v0.MINOR of a k8s.io staging module, ignoring
+// the patch and any pre-release or build suffix.
+var k8sModuleVersion = regexp.MustCompile(`^v0\.(\d+)\.\d+`)
 
 var defaultKubeVersion = sync.OnceValue(func() string {
 	info, ok := debug.ReadBuildInfo()
@@ -24,10 +24,11 @@ var defaultKubeVersion = sync.OnceValue(func() string {
 })
 
 // DefaultKubeVersion is the Kubernetes version renders assume when the
-// request names none: the release matching the k8s.io/client-go (or
-// k8s.io/apimachinery) module linked into this binary, e.g. v0.37.0 ->
-// v1.37.0. Helm's own default is only right in release builds, which set
-// it with -ldflags; built from source it reports v1.20.0.
+// request names none: the minor matching the k8s.io/client-go (or
+// k8s.io/apimachinery) module linked into this binary, patch 0, e.g.
+// v0.37.1 -> v1.37.0. That is what the released helm 3 and helm 4
+// binaries default to (helm 3 through -ldflags, helm 4 from its build
+// info); built from source, helm 3 and the SDKs report v1.20.0.
 func DefaultKubeVersion() string {
 	return defaultKubeVersion()
 }
@@ -42,7 +43,7 @@ func kubeVersionFromDeps(deps []*debug.Module) string {
 				d = d.Replace
 			}
 			if m := k8sModuleVersion.FindStringSubmatch(d.Version); m != nil {
-				return "v1." + m[1] + "." + m[2]
+				return "v1." + m[1] + ".0"
 			}
 		}
 	}

@@ -14,11 +14,11 @@ func TestKubeVersionFromDeps(t *testing.T) {
 		deps []*debug.Module
 		want string
 	}{
-		{"client-go", []*debug.Module{mod("k8s.io/apimachinery", "v0.36.1"), mod("k8s.io/client-go", "v0.35.2")}, "v1.35.2"},
-		{"apimachinery only", []*debug.Module{mod("k8s.io/apimachinery", "v0.36.1")}, "v1.36.1"},
+		{"client-go", []*debug.Module{mod("k8s.io/apimachinery", "v0.36.1"), mod("k8s.io/client-go", "v0.35.2")}, "v1.35.0"},
+		{"apimachinery only", []*debug.Module{mod("k8s.io/apimachinery", "v0.36.1")}, "v1.36.0"},
 		{"pre-release", []*debug.Module{mod("k8s.io/client-go", "v0.38.0-alpha.1")}, "v1.38.0"},
 		{"replaced", []*debug.Module{{Path: "k8s.io/client-go", Version: "v0.30.0",
-			Replace: mod("example.com/fork", "v0.33.4")}}, "v1.33.4"},
+			Replace: mod("example.com/fork", "v0.33.4")}}, "v1.33.0"},
 		{"unparsable", []*debug.Module{mod("k8s.io/client-go", "(devel)")}, fallbackKubeVersion},
 		{"none", nil, fallbackKubeVersion},
 	} {
@@ -43,7 +43,8 @@ func TestDefaultKubeVersion(t *testing.T) {
 		t.Fatalf("go list k8s.io/client-go: %v", err)
 	}
 	version := strings.TrimSpace(string(out))
-	if want := "v1." + strings.TrimPrefix(version, "v0."); got != want {
+	minor := strings.Split(strings.TrimPrefix(version, "v0."), ".")[0]
+	if want := "v1." + minor + ".0"; got != want {
 		t.Errorf("DefaultKubeVersion() = %s, want %s (client-go %s)", got, want, version)
 	}
 }

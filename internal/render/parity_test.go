@@ -8,64 +8,37 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/toolbin"
 )
 
-// helmBuildDir holds the helm binary built for parity; TestMain removes it.
-var helmBuildDir string
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if helmBuildDir != "" {
-		os.RemoveAll(helmBuildDir)
-	}
-	os.Exit(code)
+// helmMajor is one Helm major Argo CD bundles: our renderer for it and
+// the released helm binary it must match byte for byte.
+type helmMajor struct {
+	name   string
+	tool   toolbin.Tool
+	render HelmFunc
+	errOn  errOn // the bit of errOn that means "this major fails"
 }
 
-// helmBinary builds the real helm CLI (helm.sh/helm/v3/cmd/helm) at the
-// versions in this repository's go.mod, once per test binary. The build
-// runs in a scratch copy of go.mod/go.sum, because cmd/helm needs a few
-// modules (gofrs/flock, Masterminds/vcs, go-md2man) this module never
-// imports and the repository's own go.sum must not change.
-var helmBinary = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", err
-	}
-	gomod := strings.TrimSpace(string(out))
-	dir, err := os.MkdirTemp("", "render-helm-")
-	if err != nil {
-		return "", err
-	}
-	helmBuildDir = dir
-	mod, err := os.ReadFile(gomod)
-	if err != nil {
-		return "", err
-	}
-	sum, err := os.ReadFile(filepath.Join(filepath.Dir(gomod), "go.sum"))
-	if err != nil {
-		return "", err
-	}
-	mod = regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(mod, []byte("module helmparity"))
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), mod, 0o644); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "helm")
-	cmd := exec.Command("go", "build", "-mod=mod", "-o", bin, "helm.sh/helm/v3/cmd/helm")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build helm: %w\n%s", err, out)
-	}
-	return bin, nil
-})
+var helmMajors = []helmMajor{
+	{"helm3", toolbin.Helm3, Helm, errHelm3},
+	{"helm4", toolbin.Helm4, Helm4, errHelm4},
+}
+
+// errOn says which majors must fail on a parity case.
+type errOn int
+
+const (
+	errNone  errOn = 0
+	errHelm3 errOn = 1
+	errHelm4 errOn = 2
+	errBoth        = errHelm3 | errHelm4
+)
 
 // helmTemplate runs `helm template` with the arguments Argo CD's
 // repo-server passes for req, in a sandbox without kubeconfig,
@@ -91,6 +64,9 @@ func helmTemplate(t *testing.T, bin string, req Request) ([]byte, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimPrefix(stderr.String(), "Error: ")
+		if strings.HasPrefix(msg, "panic: ") {
+			msg, _, _ = strings.Cut(msg, "\n") // the goroutine dump is noise
+		}
 		msg, _, _ = strings.Cut(msg, "Use --debug flag")
 		return nil, errors.New(oneLine(msg))
 	}
@@ -104,11 +80,9 @@ func argoArgs(req Request, write func(name string, data []byte) string) []string
 	if req.Namespace != "" {
 		args = append(args, "--namespace", req.Namespace)
 	}
-	kv := req.KubeVersion
-	if kv == "" {
-		kv = DefaultKubeVersion() // a source-built helm would say v1.20.0
+	if req.KubeVersion != "" {
+		args = append(args, "--kube-version", req.KubeVersion)
 	}
-	args = append(args, "--kube-version", kv)
 	for _, p := range req.Parameters {
 		flag := "--set"
 		if p.ForceString {
@@ -143,46 +117,58 @@ func argoArgs(req Request, write func(name string, data []byte) string) []string
 	return args
 }
 
-// TestHelmParity proves Helm's output is byte for byte what the real helm
-// CLI prints for the same inputs, and that both fail on the same inputs.
+// TestHelmParity proves that each renderer's output is byte for byte
+// what the released helm binary of its major prints for the same inputs,
+// and that both fail on the same inputs.
 func TestHelmParity(t *testing.T) {
-	bin, err := helmBinary()
-	if err != nil {
-		t.Fatalf("parity needs the real helm binary: %v", err)
+	if testing.Short() {
+		t.Skip("runs the real helm binaries; run without -short")
 	}
-	for _, tc := range parityCases(t) {
-		t.Run(tc.name, func(t *testing.T) {
-			want, wantErr := helmTemplate(t, bin, tc.req)
-			got, gotErr := Helm(context.Background(), tc.req)
-			if (wantErr != nil) != (gotErr != nil) {
-				t.Fatalf("helm CLI error = %v\nHelm() error = %v", wantErr, gotErr)
-			}
-			if tc.wantErr != (gotErr != nil) {
-				t.Fatalf("error = %v, want error %v", gotErr, tc.wantErr)
-			}
-			if wantErr != nil {
-				// The CLI words some context differently; its root cause
-				// (the text after the last colon) must be in ours.
-				cause := wantErr.Error()[strings.LastIndex(wantErr.Error(), ": ")+2:]
-				if !strings.Contains(gotErr.Error(), cause) {
-					t.Errorf("error %q lacks the CLI's cause %q", gotErr, cause)
-				}
-				return
-			}
-			if len(bytes.TrimSpace(got)) == 0 {
-				t.Fatalf("empty output")
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("Helm() differs from helm template (-cli +ours):\n%s", diff)
+	cases := parityCases(t)
+	for _, m := range helmMajors {
+		t.Run(m.name, func(t *testing.T) {
+			bin := toolbin.Path(t, m.tool)
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) { checkParity(t, m, bin, tc) })
 			}
 		})
 	}
 }
 
+// checkParity renders tc with the binary and with m's renderer and fails
+// on any difference, or when the failure is not the one tc expects.
+func checkParity(t *testing.T, m helmMajor, bin string, tc parityCase) []byte {
+	t.Helper()
+	want, wantErr := helmTemplate(t, bin, tc.req)
+	got, gotErr := m.render(context.Background(), tc.req)
+	if (wantErr != nil) != (gotErr != nil) {
+		t.Fatalf("helm CLI error = %v\nour error = %v", wantErr, gotErr)
+	}
+	if expect := tc.wantErr&m.errOn != 0; expect != (gotErr != nil) {
+		t.Fatalf("error = %v, want error %v", gotErr, expect)
+	}
+	if wantErr != nil {
+		// The CLI words some context differently; its root cause (the
+		// text after the last ": ") must be in ours.
+		cause := wantErr.Error()[strings.LastIndex(wantErr.Error(), ": ")+2:]
+		if !strings.Contains(gotErr.Error(), cause) {
+			t.Errorf("error %q lacks the CLI's cause %q", gotErr, cause)
+		}
+		return nil
+	}
+	if len(bytes.TrimSpace(got)) == 0 {
+		t.Fatalf("empty output")
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs from helm template (-cli +ours):\n%s", m.name, diff)
+	}
+	return want
+}
+
 type parityCase struct {
 	name    string
 	req     Request
-	wantErr bool // both must fail; guards against two empty successes
+	wantErr errOn // the majors that must fail; guards against two empty successes
 }
 
 func parityCases(t *testing.T) []parityCase {
@@ -193,7 +179,7 @@ func parityCases(t *testing.T) []parityCase {
 		t.Fatal(err)
 	}
 	cases := []parityCase{
-		{"demo defaults", Request{Chart: demo}, false},
+		{"demo defaults", Request{Chart: demo}, errNone},
 		{"demo all inputs", Request{
 			ReleaseName: "shop", Namespace: "qa", Chart: demo,
 			ValueFiles: []NamedBytes{
@@ -208,37 +194,39 @@ func parityCases(t *testing.T) []parityCase {
 				{Name: "replicas", Value: "5"},
 			},
 			KubeVersion: "1.29.4", APIVersions: []string{"example.com/v1", "example.com/v1/Widget"},
-		}, false},
+		}, errNone},
 		{"demo file parameters", Request{Chart: demo,
 			Parameters: []Parameter{{Name: "image.tag", Value: "from-set"}, {Name: "env", Value: "from-set-string", ForceString: true}},
 			FileParameters: []NamedBytes{
 				{"image.tag", []byte("from-file")},          // --set-file wins over --set
 				{"env", []byte("line one\nline: two, 3\n")}, // multi-line, colon, comma: a string
 				{"hosts[1]", []byte("z.example.com")},
-			}}, false},
-		{"demo skip crds and tests", Request{Chart: demo, SkipCrds: true, SkipTests: true}, false},
-		{"demo template failure", Request{Chart: demo, Parameters: []Parameter{{Name: "fail", Value: "true"}}}, true},
-		{"demo bad kube version", Request{Chart: demo, KubeVersion: "banana"}, true},
+			}}, errNone},
+		{"demo skip crds and tests", Request{Chart: demo, SkipCrds: true, SkipTests: true}, errNone},
+		{"demo template failure", Request{Chart: demo, Parameters: []Parameter{{Name: "fail", Value: "true"}}}, errBoth},
+		{"demo bad kube version", Request{Chart: demo, KubeVersion: "banana"}, errBoth},
+		{"demo bad parameter index", Request{Chart: demo, Parameters: []Parameter{{Name: "hosts[x]", Value: "1"}}}, errBoth},
+		{"demo kube version with vendor suffix", Request{Chart: demo, KubeVersion: "v1.30.5-eks-ce1d5eb"}, errNone},
 		{"subchart extra values", Request{Chart: sub, Namespace: "ns",
-			ValueFiles: []NamedBytes{{"extra_values.yaml", subExtra}}}, false},
-		{"subchart skip tests", Request{Chart: sub, SkipTests: true, SkipCrds: true}, false},
+			ValueFiles: []NamedBytes{{"extra_values.yaml", subExtra}}}, errNone},
+		{"subchart skip tests", Request{Chart: sub, SkipTests: true, SkipCrds: true}, errNone},
 	}
 	for _, c := range []struct {
 		name    string
-		wantErr bool
+		wantErr errOn
 	}{
-		{"alpine", false}, {"object-order", false}, {"chart-with-lib-dep", false},
-		{"chart-with-only-crds", false}, {"chart-with-secret", false}, {"subpop", false},
-		{"frobnitz-1.2.3.tgz", true}, {"chart-with-template-with-invalid-yaml", true},
-		{"chart-with-schema-negative", true},
+		{"alpine", errNone}, {"object-order", errNone}, {"chart-with-lib-dep", errNone},
+		{"chart-with-only-crds", errNone}, {"chart-with-secret", errNone}, {"subpop", errNone},
+		{"frobnitz-1.2.3.tgz", errBoth}, {"chart-with-template-with-invalid-yaml", errBoth},
+		{"chart-with-schema-negative", errBoth},
 	} {
 		cases = append(cases, parityCase{c.name, Request{Chart: chartBytes(t, c.name), ReleaseName: "rel"}, c.wantErr})
 	}
 	cases = append(cases,
-		parityCase{"library chart", Request{Chart: demoVariant(t, "type: library\n")}, true},
-		parityCase{"missing dependency", Request{Chart: demoVariant(t, missingDependency)}, true},
+		parityCase{"library chart", Request{Chart: demoVariant(t, "type: library\n")}, errBoth},
+		parityCase{"missing dependency", Request{Chart: demoVariant(t, missingDependency)}, errBoth},
 		parityCase{"schema negative skipped", Request{
-			Chart: chartBytes(t, "chart-with-schema-negative"), SkipSchemaValidation: true}, false},
+			Chart: chartBytes(t, "chart-with-schema-negative"), SkipSchemaValidation: true}, errNone},
 	)
 	return cases
 }

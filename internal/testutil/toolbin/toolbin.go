@@ -7,6 +7,8 @@
 package toolbin
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -29,14 +31,26 @@ type Tool struct {
 }
 
 // The pinned tools. Versions follow what Argo CD bundles (helm 4 and
-// kustomize for v3.6; helm 3 for earlier releases). kustomize v5.8.3, the
-// one Argo CD v3.6.1 bundles, cannot be installed from the module proxy;
-// v5.8.2 is the nearest that can.
+// kustomize for v3.6; helm 3 for releases before v3.5). kustomize v5.8.3,
+// the one Argo CD v3.6.1 bundles, cannot be installed from the module
+// proxy; v5.8.2 is the nearest that can.
+//
+// The helm ldflags are those of helm's release Makefile, so that `helm
+// version` and .Capabilities say what the released binaries say: the
+// full version and a clean tree, and for helm 3 the default Kubernetes
+// version (1.37: v3.22.0 builds with k8s.io/client-go v0.37.0). Helm 4
+// derives that default from its build info at run time (client-go
+// v0.37.1 in v4.3.1 gives v1.37.0), so it needs no flag for it. The
+// release commit is not in the module, so GitCommit stays empty.
 var (
 	Helm3 = Tool{Name: "helm", Pkg: "helm.sh/helm/v3/cmd/helm", Version: "v3.22.0",
-		Ldflags: "-X helm.sh/helm/v3/internal/version.version=v3.22.0"}
+		Ldflags: "-s -w -X helm.sh/helm/v3/internal/version.version=v3.22.0" +
+			" -X helm.sh/helm/v3/internal/version.gitTreeState=clean" +
+			" -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=37" +
+			" -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=37"}
 	Helm4 = Tool{Name: "helm", Pkg: "helm.sh/helm/v4/cmd/helm", Version: "v4.3.1",
-		Ldflags: "-X helm.sh/helm/v4/internal/version.version=v4.3.1"}
+		Ldflags: "-s -w -X helm.sh/helm/v4/internal/version.version=v4.3.1" +
+			" -X helm.sh/helm/v4/internal/version.gitTreeState=clean"}
 	Kustomize = Tool{Name: "kustomize", Pkg: "sigs.k8s.io/kustomize/kustomize/v5", Version: "v5.8.2"}
 )
 
@@ -71,7 +85,7 @@ func Install(tool Tool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(root, tool.Name+"-"+strings.TrimPrefix(tool.Version, "v")+"-"+majorOf(tool.Pkg))
+	dir := filepath.Join(root, tool.Name+"-"+strings.TrimPrefix(tool.Version, "v")+"-"+majorOf(tool.Pkg)+"-"+tool.flagsKey())
 	bin := filepath.Join(dir, tool.Name)
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
@@ -111,6 +125,13 @@ func Install(tool Tool) (string, error) {
 		return "", fmt.Errorf("installing %s: %w", tool.Name, err)
 	}
 	return bin, nil
+}
+
+// flagsKey tells builds with different ldflags apart in the cache, so a
+// changed flag rebuilds the tool instead of reusing a stale binary.
+func (t Tool) flagsKey() string {
+	sum := sha256.Sum256([]byte(t.Ldflags))
+	return hex.EncodeToString(sum[:4])
 }
 
 // majorOf is the /vN suffix of a package path ("v5" for kustomize/v5),
