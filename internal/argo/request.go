@@ -81,6 +81,11 @@ type HelmRequest struct {
 	FileParameters []FileParam
 
 	SkipCrds, SkipTests, SkipSchemaValidation bool
+
+	// HelmMajor is the Helm major the configured Argo CD bundles (3 or 4;
+	// config.ArgoCD.HelmMajor), which renders the chart; 0 means the
+	// default Argo CD's.
+	HelmMajor int
 }
 
 // ChartRef is a chart of a chart repository (HTTP or OCI).
@@ -251,6 +256,7 @@ func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv, repos map
 		Values:     h.ValuesYAML(),
 		Parameters: substParams(h.Parameters, env),
 		SkipCrds:   h.SkipCrds, SkipTests: h.SkipTests, SkipSchemaValidation: h.SkipSchemaValidation,
+		HelmMajor: cfg.Argo.HelmMajor(),
 	}
 	if src.Chart != "" {
 		// the resolved version when targetRevision is a range

@@ -59,6 +59,21 @@ func (a ArgoCD) MajorMinor() (major, minor int) {
 	return major, minor
 }
 
+// helm4ArgoMinor is the first Argo CD 3 minor whose repo-server bundles
+// Helm 4: v3.5.0 moved from Helm 3.19 to Helm 4.2 (its 3.4-3.5 upgrade
+// notes and hack/tool-versions.sh); v3.6 bundles Helm 4.3.
+const helm4ArgoMinor = 5
+
+// HelmMajor is the major of the helm binary the configured Argo CD's
+// repo-server renders Helm sources with: 4 from Argo CD 3.5 on, 3 before.
+func (a ArgoCD) HelmMajor() int {
+	major, minor := a.MajorMinor()
+	if major > 3 || major == 3 && minor >= helm4ArgoMinor {
+		return 4
+	}
+	return 3
+}
+
 // TrackingMethod returns the tracking method, defaulted.
 func (a ArgoCD) TrackingMethod() string {
 	if a.Tracking == "" {

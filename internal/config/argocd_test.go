@@ -42,3 +42,16 @@ func TestArgoCDBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestArgoCDHelmMajor follows the helm binary each Argo CD release
+// bundles (hack/tool-versions.sh): Helm 3 up to 3.4, Helm 4 from 3.5.
+func TestArgoCDHelmMajor(t *testing.T) {
+	for version, want := range map[string]int{
+		"": 4, "3.6": 4, "v3.6.1": 4, "3.5": 4, "3.5.0": 4, "4.0": 4,
+		"3.4": 3, "v3.4.7": 3, "3.0": 3, "2.14.3": 3,
+	} {
+		if got := (ArgoCD{Version: version}).HelmMajor(); got != want {
+			t.Errorf("argocd.version %q: Helm %d, want %d", version, got, want)
+		}
+	}
+}

@@ -44,7 +44,8 @@ func (c chartBytesFetcher) Fetch(context.Context, string, string, string) ([]byt
 }
 
 // TestArgoResolutionParity renders a Helm source through argo's
-// resolution and HelmSource, and compares with the real helm 3 binary run
+// resolution and HelmSource, and compares with the real helm binary that
+// the configured Argo CD bundles (helm 3 for 3.4, helm 4 for 3.6), run
 // with the command line Argo CD's repo-server builds for the same
 // Application (written out by hand from its rules): the build
 // environment in parameter values and value file paths ($$ escaping),
@@ -52,7 +53,16 @@ func (c chartBytesFetcher) Fetch(context.Context, string, string, string) ([]byt
 // place, a `$ref` file parameter, and source capabilities replacing the
 // config's.
 func TestArgoResolutionParity(t *testing.T) {
-	bin := toolbin.Path(t, toolbin.Helm3)
+	for _, tc := range []struct {
+		argo string
+		tool toolbin.Tool
+	}{{"3.4", toolbin.Helm3}, {"3.6", toolbin.Helm4}} {
+		t.Run("argo cd "+tc.argo, func(t *testing.T) { checkArgoResolutionParity(t, tc.argo, tc.tool) })
+	}
+}
+
+func checkArgoResolutionParity(t *testing.T, argoVersion string, tool toolbin.Tool) {
+	bin := toolbin.Path(t, tool)
 	const repoURL = "https://git.example.org/fleet.git"
 	repo := fstest.MapFS{
 		"values/glob/20-b.yaml":     {Data: []byte("glob: b\nlayer: b\n")},
@@ -64,7 +74,8 @@ func TestArgoResolutionParity(t *testing.T) {
 		"values/explicit.yaml":      {Data: []byte("layer: explicit\n")},
 		"values/glob/explicit.yaml": {Data: []byte("layer: explicit-in-glob\n")},
 	}
-	cfg := &config.Config{RepoURL: repoURL, KubeVersion: "v1.31.0", APIVersions: []string{"gadgets.example.com/v2"}}
+	cfg := &config.Config{RepoURL: repoURL, KubeVersion: "v1.31.0", APIVersions: []string{"gadgets.example.com/v2"},
+		Argo: config.ArgoCD{Version: argoVersion}}
 	src := argo.Source{RepoURL: "https://charts.example.org", Chart: "echo", TargetRevision: "0.1.0", Kind: argo.KindHelm,
 		Helm: &argo.Helm{
 			ValueFiles: []string{"ci/*.yaml", "$values/values/glob/*.yaml", "$values/values/$ARGOCD_APP_NAME.yaml",

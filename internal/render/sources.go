@@ -10,7 +10,8 @@ import (
 )
 
 // HelmSource renders a Helm source: it fetches or packages the chart,
-// reads the value and file-parameter files, and runs Helm.
+// reads the value and file-parameter files, and runs the Helm major the
+// configured Argo CD bundles (HelmFor).
 type HelmSource struct{}
 
 func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
@@ -56,7 +57,7 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 		}
 		hr.FileParameters = append(hr.FileParameters, NamedBytes{Name: fp.Name, Data: data})
 	}
-	out, err := Helm(ctx, hr)
+	out, err := HelmFor(h.HelmMajor)(ctx, hr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
