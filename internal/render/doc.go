@@ -24,12 +24,14 @@
 // # The engines
 //
 // Below the renderers are the functions that run one tool on bytes:
-// Helm renders a packaged chart through the Helm v3 SDK the way `helm
-// template` does (client-only, no cluster, no network, no helm binary);
+// Helm and Helm4 render a packaged chart through the Helm v3 and v4 SDKs
+// the way `helm template` of that major does (client-only, no cluster, no
+// network, no helm binary); HelmFor picks the major Argo CD bundles;
 // Directory renders a plain-YAML directory; Kustomize runs the kustomize
 // library. They know nothing about Argo CD Applications.
 //
 // Everything is safe for concurrent use: each render builds its own Helm
 // configuration, chart and values, and no call mutates package-level
-// state (Helm's or ours).
+// state (Helm's or ours). The one write to Helm's state is at package
+// init: the HelmVersion both SDKs report (helmversion.go).
 package render

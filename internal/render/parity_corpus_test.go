@@ -42,6 +42,9 @@ func TestHelmCorpusParity(t *testing.T) {
 	}
 	for _, tc := range corpusCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
+			// Cases run side by side (-parallel, GOMAXPROCS by default):
+			// half of each is a helm process, half an in-process render.
+			t.Parallel()
 			outs := map[string][]byte{}
 			failed := map[string]bool{}
 			for _, m := range helmMajors {
