@@ -65,12 +65,19 @@ func DiscoverWith(fsys fs.FS, cfg *config.Config, env string, opt DiscoverOption
 type Manifest struct {
 	File string
 	Docs []*yaml.Node
+	// dups holds, by document index, the duplicate key of a document
+	// that parsed but repeats a key (tolerant reads only): discovery
+	// fails that document's apps and no other.
+	dups map[int]*DuplicateKeyError
 }
 
 // ReadManifests reads and parses env's manifest files, for Discover and
 // for callers that also read the documents themselves: parsing is most
 // of what discovery costs, so it is done once. The documents are shared
-// and must not be modified.
+// and must not be modified. A document that repeats a mapping key is an
+// error (a *DuplicateKeyError naming file:line): whoever reads the file
+// next (promote's ordering rules, check) must not read a value the
+// cluster may not get.
 func ReadManifests(fsys fs.FS, cfg *config.Config, env string) ([]Manifest, error) {
 	ms, _, err := readManifests(fsys, cfg, env, false)
 	return ms, err
@@ -94,7 +101,10 @@ func readManifests(fsys fs.FS, cfg *config.Config, env string, tolerant bool) ([
 		if err != nil {
 			return nil, nil, fmt.Errorf("env %s: %s: %w", env, name, err)
 		}
-		docs, err := splitDocs(data)
+		docs, dups, err := splitDocs(name, data)
+		if len(dups) > 0 && err == nil && !tolerant {
+			return nil, nil, fmt.Errorf("env %s: %w", env, firstDup(dups))
+		}
 		if err != nil {
 			err = fmt.Errorf("env %s: %w", env, posError(name, 0, err))
 			if !tolerant {
@@ -103,9 +113,21 @@ func readManifests(fsys fs.FS, cfg *config.Config, env string, tolerant bool) ([
 			bad = append(bad, Failure{Name: name, File: name, Line: errorLine(err), Err: err, WholeFile: true})
 			continue
 		}
-		out = append(out, Manifest{File: name, Docs: docs})
+		out = append(out, Manifest{File: name, Docs: docs, dups: dups})
 	}
 	return out, bad, nil
+}
+
+// firstDup is the duplicate of the lowest document index.
+func firstDup(dups map[int]*DuplicateKeyError) *DuplicateKeyError {
+	var first *DuplicateKeyError
+	at := -1
+	for i, d := range dups {
+		if at < 0 || i < at {
+			first, at = d, i
+		}
+	}
+	return first
 }
 
 // errorLine is the line posError put after "file:", 0 if none.
@@ -196,6 +218,10 @@ type discovery struct {
 func (d *discovery) file(m Manifest) {
 	name := m.File
 	for i, doc := range m.Docs {
+		if dup := m.dups[i]; dup != nil {
+			d.fail(name, doc, dup)
+			continue
+		}
 		apps, err := d.document(name, i, doc)
 		if err != nil {
 			d.fail(name, doc, err)
@@ -251,23 +277,31 @@ func (d *discovery) fail(file string, doc *yaml.Node, err error) {
 	d.failures = append(d.failures, f)
 }
 
-// splitDocs decodes every YAML document of data. Empty documents are kept
-// as nil so document indexes match what a reader counts in the file.
-func splitDocs(data []byte) ([]*yaml.Node, error) {
+// splitDocs decodes every YAML document of file's data. Empty documents
+// are kept as nil so document indexes match what a reader counts in the
+// file. dups holds, by document index, the first repeated mapping key of
+// each document that has one: checked here, on the tree just parsed, so
+// that every reader of manifests sees it without parsing twice.
+func splitDocs(file string, data []byte) (docs []*yaml.Node, dups map[int]*DuplicateKeyError, err error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var docs []*yaml.Node
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return docs, nil
+			return docs, dups, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(n.Content) == 0 {
 			docs = append(docs, nil)
 			continue
+		}
+		if k, first := duplicateKey(n.Content[0]); k != nil {
+			if dups == nil {
+				dups = map[int]*DuplicateKeyError{}
+			}
+			dups[len(docs)] = &DuplicateKeyError{File: file, Key: k.Value, Line: k.Line, First: first}
 		}
 		docs = append(docs, n.Content[0])
 	}
@@ -310,17 +344,19 @@ func (o origin) errorf(line int, format string, args ...any) error {
 	return posError(o.file, line, fmt.Errorf(format, args...))
 }
 
-var lineRE = regexp.MustCompile(`\bline (\d+):?\s*`)
+var lineRE = regexp.MustCompile(`\bline (\d+):\s*`)
 
 // posError renders err as "file:line: message" on one line. A line number
 // inside the message (yaml errors and checkKeys carry one) is more precise
-// than the caller's fallback, so it wins and moves to the front.
+// than the caller's fallback, so it wins and moves to the front. Only that
+// first "line N:" moves: later ones are part of what the message says
+// ("already defined at line 3", a second unmarshal error's own line).
 func posError(file string, fallback int, err error) error {
 	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
 	line := fallback
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = lineRE.ReplaceAllString(msg, "")
+	if m := lineRE.FindStringSubmatchIndex(msg); m != nil {
+		line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		msg = msg[:m[0]] + msg[m[1]:]
 	}
 	msg = strings.ReplaceAll(msg, "yaml: ", "")
 	msg = strings.ReplaceAll(msg, "unmarshal errors:; ", "")

@@ -1,12 +1,15 @@
 package ordering
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
 // edit replaces old with new in one fixture file; new == deleteFile
@@ -211,5 +214,21 @@ func TestCheckRepo(t *testing.T) {
 	ocfg.ManualSync = []string{"prd"}
 	if _, err := CheckRepo(m, cfg, ocfg); err == nil || !strings.Contains(err.Error(), `unknown environment "prd"`) {
 		t.Errorf("bad manualSync: err = %v", err)
+	}
+}
+
+// TestCheckRepoDuplicateKeyElsewhere: the ordering rules read every env
+// (parity), so a promotion into qa reads prod's manifests too. A repeated
+// key there, even in a field no rule decodes (a source's targetRevision),
+// is an error naming file:line, never a finding or a silent pass.
+func TestCheckRepoDuplicateKeyElsewhere(t *testing.T) {
+	m, cfg, ocfg := loadRepo(t, "testdata/genrepo")
+	applyEdits(t, m, []edit{{"argocd/prod/app-backup.yaml", `    targetRevision: "0.3.0"`, "    targetRevision: \"0.3.0\"\n    targetRevision: \"0.2.0\""}})
+	for _, envs := range [][]string{{"qa"}, {"prod"}, nil} {
+		_, err := CheckRepo(m, cfg, ocfg, envs...)
+		var de *argo.DuplicateKeyError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), `argocd/prod/app-backup.yaml:15: key "targetRevision" is already defined at line 14`) {
+			t.Errorf("envs %v: err = %v, want the duplicate key with file:line", envs, err)
+		}
 	}
 }
