@@ -97,14 +97,14 @@ func (a ArgoCD) versionOrDefault() string {
 	return a.Version
 }
 
-func (a ArgoCD) validate() error {
+func (a ArgoCD) validate(at locator) error {
 	if _, _, err := parseMajorMinor(a.versionOrDefault()); err != nil {
-		return invalid(0, "argocd.version: %v", err)
+		return invalid(at.line("argocd", "version"), "argocd.version: %v", err)
 	}
 	switch a.TrackingMethod() {
 	case TrackingAnnotation, TrackingLabel, TrackingAnnotationAndLabel, TrackingNone:
 	default:
-		return invalid(0, "argocd.tracking: %q is not one of annotation, label, annotation+label, none", a.Tracking)
+		return invalid(at.line("argocd", "tracking"), "argocd.tracking: %q is not one of annotation, label, annotation+label, none", a.Tracking)
 	}
 	return nil
 }

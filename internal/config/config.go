@@ -101,6 +101,16 @@ func Parse(data []byte) (*Config, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("parsing %s: %s%s", FileName, oneLine(err), flowHint(data))
 	}
+	// The node tree, for the lines of the rules checked below: the file is
+	// small, and a yaml.Node cannot be decoded with KnownFields.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("parsing %s: %s", FileName, oneLine(err))
+	}
+	at := locator{}
+	if len(doc.Content) > 0 {
+		at.root = doc.Content[0]
+	}
 	c := &Config{
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
@@ -114,7 +124,7 @@ func Parse(data []byte) (*Config, error) {
 	if c.Gates, err = parseGates(&raw.Gates); err != nil {
 		return nil, err
 	}
-	if err := c.validate(); err != nil {
+	if err := c.validate(at); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -128,8 +138,13 @@ func parseComponents(n *yaml.Node) ([]Component, error) {
 		return nil, invalid(n.Line, "components: must be a mapping of versions key path to {chart: NAME}")
 	}
 	var out []Component
+	first := map[string]int{} // key -> line: a yaml.Node keeps repeated keys
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if line, ok := first[k.Value]; ok {
+			return nil, invalid(k.Line, "components: %q is listed twice (first at line %d)", k.Value, line)
+		}
+		first[k.Value] = k.Line
 		var rc rawComponent
 		if err := v.Decode(&rc); err != nil {
 			return nil, invalid(v.Line, "components.%s: %s", k.Value, oneLine(err))
@@ -169,60 +184,53 @@ func knownKeys(n *yaml.Node, allowed ...string) error {
 
 var envName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
-func (c *Config) validate() error {
+func (c *Config) validate(at locator) error {
 	if c.RepoURL == "" {
-		return invalid(0, "repoURL is required")
+		return invalid(at.line("repoURL"), "repoURL is required")
 	}
 	if len(c.Environments) == 0 {
-		return invalid(0, "environments: at least one is required")
+		return invalid(at.line("environments"), "environments: at least one is required")
 	}
-	seen := map[string]bool{}
-	for _, e := range c.Environments {
+	seen := map[string]int{}
+	for i, e := range c.Environments {
 		if !envName.MatchString(e) {
-			return invalid(0, "environments: %q is not a valid name", e)
+			return invalid(at.line("environments", i), "environments: %q is not a valid name", e)
 		}
-		if seen[e] {
-			return invalid(0, "environments: %q is listed twice", e)
+		if j, ok := seen[e]; ok {
+			return invalid(at.line("environments", i), "environments: %q is listed twice (first at line %d)", e, at.line("environments", j))
 		}
-		seen[e] = true
+		seen[e] = i
 	}
 	if !strings.Contains(c.Versions, "{env}") {
-		return invalid(0, "versions: %q must contain {env}", c.Versions)
+		return invalid(at.line("versions"), "versions: %q must contain {env}", c.Versions)
 	}
 	if len(c.Manifests) == 0 {
-		return invalid(0, "manifests: at least one glob is required")
+		return invalid(at.line("manifests"), "manifests: at least one glob is required")
 	}
-	for _, m := range c.Manifests {
+	for i, m := range c.Manifests {
 		if _, err := filepath.Match(strings.ReplaceAll(m, "{env}", "x"), ""); err != nil {
-			return invalid(0, "manifests: bad glob %q", m)
+			return invalid(at.line("manifests", i), "manifests: bad glob %q", m)
 		}
 	}
 	if len(c.Components) == 0 {
-		return invalid(0, "components: at least one is required")
+		return invalid(at.line("components"), "components: at least one is required")
 	}
-	if err := c.Argo.validate(); err != nil {
+	if err := c.Argo.validate(at); err != nil {
 		return err
 	}
-	if err := c.validateLive(); err != nil {
+	if err := c.validateLive(at); err != nil {
 		return err
 	}
 	if err := c.Ordering.Validate(c.Environments); err != nil {
-		return invalid(0, "%v", err)
+		return invalid(at.line("ordering"), "%v", err)
 	}
 	if err := c.validateGates(); err != nil {
 		return err
 	}
-	keys := map[string]bool{}
-	for _, comp := range c.Components {
-		if keys[comp.Key] {
-			return invalid(0, "components: %q is listed twice", comp.Key)
-		}
-		keys[comp.Key] = true
-	}
 	for _, a := range c.Components {
 		for _, b := range c.Components {
 			if a.Key != b.Key && strings.HasPrefix(b.Key, a.Key+".") {
-				return invalid(0, "components: %q is nested inside %q", b.Key, a.Key)
+				return invalid(at.line("components", b.Key), "components: %q is nested inside %q", b.Key, a.Key)
 			}
 		}
 	}

@@ -103,3 +103,40 @@ func TestOrderingSection(t *testing.T) {
 		}
 	}
 }
+
+// TestParseErrorsNameLines: every rule checked after decoding names the
+// line it is about, as the decoder's own errors do. A component listed
+// twice used to be reported without a line: components are read as a
+// node, which keeps repeated keys without complaint.
+func TestParseErrorsNameLines(t *testing.T) {
+	tests := []struct{ name, edit, want string }{
+		{"component twice", good + "  dlt-node.backend: {chart: other}\n",
+			`.promote.yaml:9: components: "dlt-node.backend" is listed twice (first at line 7)`},
+		{"env twice", strings.Replace(good, "[qa, preprod, prod]", "[qa, preprod,\n  qa]", 1),
+			`.promote.yaml:3: environments: "qa" is listed twice (first at line 2)`},
+		{"bad env name", strings.Replace(good, "[qa, preprod, prod]", "[qa, 'pre prod']", 1),
+			`.promote.yaml:2: environments: "pre prod" is not a valid name`},
+		{"no env placeholder", strings.Replace(good, "versions/{env}.yaml", "versions/prod.yaml", 1),
+			`.promote.yaml:3: versions: "versions/prod.yaml" must contain {env}`},
+		{"bad glob", strings.Replace(good, "  - argocd/{env}/*.yaml", "  - argocd/{env}/*.yaml\n  - 'argocd/[/*.yaml'", 1),
+			`.promote.yaml:6: manifests: bad glob "argocd/[/*.yaml"`},
+		{"nested component", good + "  dlt-node: {chart: x}\n",
+			`.promote.yaml:7: components: "dlt-node.backend" is nested inside "dlt-node"`},
+		{"live twice", good + "live:\n  - qa\n  - {env: qa}\n",
+			`.promote.yaml:11: live: "qa" is listed twice (first at line 10)`},
+		{"live unknown env", good + "live: [staging]\n",
+			`.promote.yaml:9: live: "staging" is not one of the environments`},
+		{"argocd tracking", good + "argocd:\n  tracking: labels\n",
+			`.promote.yaml:10: argocd.tracking: "labels" is not one of`},
+		{"ordering", good + "ordering:\n  manualSync: [staging]\n",
+			`.promote.yaml:10: ordering.manualSync: unknown environment "staging"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.edit))
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !errors.Is(err, ErrInvalid) {
+				t.Errorf("err = %v, want it to start with %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -44,19 +44,20 @@ func (c *Config) LiveFor(env string) (LiveEnv, bool) {
 	return LiveEnv{}, false
 }
 
-func (c *Config) validateLive() error {
-	seen := map[string]bool{}
-	for _, l := range c.Live {
+func (c *Config) validateLive(at locator) error {
+	seen := map[string]int{}
+	for i, l := range c.Live {
+		line := at.line("live", i)
 		if l.Env == "" {
-			return invalid(0, "live: an entry has no env")
+			return invalid(line, "live: an entry has no env")
 		}
 		if err := c.CheckEnv(l.Env); err != nil {
-			return invalid(0, "live: %q is not one of the environments", l.Env)
+			return invalid(line, "live: %q is not one of the environments", l.Env)
 		}
-		if seen[l.Env] {
-			return invalid(0, "live: %q is listed twice", l.Env)
+		if j, ok := seen[l.Env]; ok {
+			return invalid(line, "live: %q is listed twice (first at line %d)", l.Env, at.line("live", j))
 		}
-		seen[l.Env] = true
+		seen[l.Env] = i
 	}
 	return nil
 }
