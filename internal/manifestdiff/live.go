@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/diff"
@@ -48,7 +49,7 @@ func (d *Diff) liveEnvs(envs []string) ([]string, error) {
 // compareLive compares every app of each live env with that env's cluster.
 // An env whose cluster cannot be reached fails alone.
 func (d *Diff) compareLive(ctx context.Context, envs []string, pairs []*pair, rep *report.Report) error {
-	failed := 0
+	envsFailed, appsFailed := 0, 0
 	for _, env := range envs {
 		var ps []*pair
 		for _, p := range pairs {
@@ -58,12 +59,29 @@ func (d *Diff) compareLive(ctx context.Context, envs []string, pairs []*pair, re
 		}
 		le, n := d.compareEnv(ctx, env, ps)
 		rep.LiveEnvs = append(rep.LiveEnvs, le)
-		failed += n
+		if le.Error != "" {
+			envsFailed++
+		} else {
+			appsFailed += n
+		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d env(s) or app(s) not compared with the cluster: %w", failed, ErrLive)
+	return liveError(envsFailed, appsFailed)
+}
+
+// liveError says how many envs (their cluster) and apps of the other envs
+// were not compared; nil when all were.
+func liveError(envs, apps int) error {
+	var parts []string
+	if envs > 0 {
+		parts = append(parts, count(envs, "env", "envs"))
 	}
-	return nil
+	if apps > 0 {
+		parts = append(parts, count(apps, "app", "apps"))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s not compared with the cluster: %w", strings.Join(parts, " and "), ErrLive)
 }
 
 func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (report.LiveEnv, int) {

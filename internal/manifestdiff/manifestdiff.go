@@ -110,11 +110,15 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	for _, p := range pairs {
 		rep.Apps = append(rep.Apps, p.result)
 	}
-	var renderErr error
-	if failed > 0 {
-		renderErr = fmt.Errorf("%d app(s) failed to render: %w", failed, ErrRender)
+	return rep, errors.Join(renderError(failed), liveErr)
+}
+
+// renderError says how many apps failed to render; nil when none did.
+func renderError(failed int) error {
+	if failed == 0 {
+		return nil
 	}
-	return rep, errors.Join(renderErr, liveErr)
+	return fmt.Errorf("%s to render: %w", count(failed, "app failed", "apps failed"), ErrRender)
 }
 
 // discover pairs env's apps at both revisions by name, sorted by name. A

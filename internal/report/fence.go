@@ -77,5 +77,5 @@ func capLines(d string) string {
 	for range MaxDiffLines {
 		i += strings.IndexByte(d[i:], '\n') + 1
 	}
-	return d[:i] + fmt.Sprintf("# … %d more lines; see the JSON report\n", n-MaxDiffLines)
+	return d[:i] + fmt.Sprintf("# … %d more %s; see the JSON report\n", n-MaxDiffLines, plural(n-MaxDiffLines, "line", "lines"))
 }

@@ -85,17 +85,7 @@ func writeFailures(b *bytes.Buffer, r Report) {
 
 // writeHeadline says "No changes" only when it is true of every app.
 func writeHeadline(b *bytes.Buffer, r Report, s Summary) {
-	switch {
-	case s.anyChange():
-		fmt.Fprintf(b, "%d of %d apps differ; resources: %d added, %d removed, %d changed.\n\n",
-			s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed, s.Apps,
-			s.Resources.Added, s.Resources.Removed, s.Resources.Changed)
-	case s.Errors == 0 && s.NotRendered == 0:
-		b.WriteString("No changes.\n\n")
-	default:
-		fmt.Fprintf(b, "The apps that rendered are identical, but %d failed and %d were not rendered.\n\n",
-			s.Errors, s.NotRendered)
-	}
+	b.WriteString(Headline(s) + "\n\n")
 	var skipped []string
 	for _, g := range r.ordered() {
 		for _, a := range g.Apps {
@@ -232,6 +222,25 @@ func resourceTally(res []diff.ResourceDiff) string {
 	}
 	return ": " + strings.Join(parts, ", ") + " " + plural(len(res), "resource", "resources")
 }
+
+// Headline is the one sentence that sums up a report: what differs, or
+// that nothing does, or why that cannot be said. Every presenter uses it.
+func Headline(s Summary) string {
+	switch {
+	case s.anyChange():
+		n := s.ByStatus.Added + s.ByStatus.Removed + s.ByStatus.Changed
+		return fmt.Sprintf("%d of %d %s %s; resources: %d added, %d removed, %d changed.",
+			n, s.Apps, plural(s.Apps, "app", "apps"), plural(n, "differs", "differ"),
+			s.Resources.Added, s.Resources.Removed, s.Resources.Changed)
+	case s.Errors == 0 && s.NotRendered == 0:
+		return "No changes."
+	}
+	return fmt.Sprintf("The apps that rendered are identical, but %d failed and %d %s not rendered.",
+		s.Errors, s.NotRendered, plural(s.NotRendered, "was", "were"))
+}
+
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string { return plural(n, one, many) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -163,3 +163,28 @@ func TestAppStatus(t *testing.T) {
 		t.Error("AppStatus")
 	}
 }
+
+// TestHeadlineCounts: one app, one change, one line are singular in every
+// presenter's headline ("1 of 1 apps differ" was printed before).
+func TestHeadlineCounts(t *testing.T) {
+	tests := []struct {
+		s    Summary
+		want string
+	}{
+		{Summary{Apps: 1, ByStatus: Counts{Changed: 1}, Resources: ResourceCounts{Changed: 1}},
+			"1 of 1 app differs; resources: 0 added, 0 removed, 1 changed."},
+		{Summary{Apps: 3, ByStatus: Counts{Added: 1}}, "1 of 3 apps differs; resources: 0 added, 0 removed, 0 changed."},
+		{Summary{Apps: 5, ByStatus: Counts{Added: 1, Removed: 1}}, "2 of 5 apps differ; resources: 0 added, 0 removed, 0 changed."},
+		{Summary{Apps: 2}, "No changes."},
+		{Summary{Apps: 2, Errors: 1, NotRendered: 1}, "The apps that rendered are identical, but 1 failed and 1 was not rendered."},
+		{Summary{Apps: 4, Errors: 1, NotRendered: 2}, "The apps that rendered are identical, but 1 failed and 2 were not rendered."},
+	}
+	for _, tt := range tests {
+		if got := Headline(tt.s); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+	if got := capLines(strings.Repeat("+x\n", MaxDiffLines+1)); !strings.Contains(got, "# … 1 more line; ") {
+		t.Errorf("one line cut: %q", got[len(got)-60:])
+	}
+}

@@ -229,17 +229,7 @@ func resourceName(rd diff.ResourceDiff) string {
 }
 
 // headline says what the note's headline says, in plain text.
-func headline(s report.Summary) string {
-	switch {
-	case s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed > 0:
-		return fmt.Sprintf("%d of %d apps differ; resources: %d added, %d removed, %d changed.",
-			s.ByStatus.Added+s.ByStatus.Removed+s.ByStatus.Changed, s.Apps,
-			s.Resources.Added, s.Resources.Removed, s.Resources.Changed)
-	case s.Errors == 0 && s.NotRendered == 0:
-		return "No changes."
-	}
-	return fmt.Sprintf("The apps that rendered are identical, but %d failed and %d were not rendered.", s.Errors, s.NotRendered)
-}
+func headline(s report.Summary) string { return report.Headline(s) }
 
 // tally summarises an app's resource changes, leaving out zeros.
 func tally(res []diff.ResourceDiff) string {

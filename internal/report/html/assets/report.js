@@ -106,7 +106,8 @@
     all("section.live-env").forEach(function (s) { s.hidden = any && !s.querySelector("details.live:not([hidden])"); });
     all("#live").forEach(function (s) { s.hidden = !s.querySelector("section.live-env:not([hidden])"); });
     count.setAttribute("data-shown", shown);
-    count.textContent = shown === total ? total + " apps" : shown + " of " + total + " apps";
+    var noun = total === 1 ? " app" : " apps";
+    count.textContent = shown === total ? total + noun : shown + " of " + total + noun;
   }
 
   var timer = 0;
