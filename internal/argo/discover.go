@@ -219,7 +219,9 @@ func (d *discovery) file(m Manifest) {
 	name := m.File
 	for i, doc := range m.Docs {
 		if dup := m.dups[i]; dup != nil {
-			d.fail(name, doc, dup)
+			// Argo CD's repo-server and kubectl apply keep the last value
+			// without a word; rendering either one would be a guess.
+			d.fail(name, doc, fmt.Errorf("%w (Argo CD and kubectl apply would silently keep the last one)", dup))
 			continue
 		}
 		apps, err := d.document(name, i, doc)

@@ -211,3 +211,34 @@ func TestUnparsableFileAndDuplicateNameFailOnlyTheirApps(t *testing.T) {
 		t.Error("no ledger-api render: the other apps were not rendered")
 	}
 }
+
+// TestDuplicateKeyFailsItsApp: an Application that repeats a key (here
+// the targetRevision a promotion edits) fails with file:line of both
+// occurrences, whichever side has it; Argo CD would apply the last value
+// silently, so either render would be a guess. Every other app of the
+// env is still rendered; only the app-of-apps, which renders the file,
+// fails with it.
+func TestDuplicateKeyFailsItsApp(t *testing.T) {
+	base := exampleFleet(t)
+	head := derive(t, base).
+		edit("argocd/qa/app-gateway.yaml", "      targetRevision: '2.1.0'   # promote keeps this in step with versions/qa.yaml\n",
+			"      targetRevision: '2.1.0'   # promote keeps this in step with versions/qa.yaml\n      targetRevision: '2.0.0'\n").
+		edit("envs/qa/gateway/values.yaml", "replicas: 1", "replicas: 3")
+	rep, _, err := run(t, base, head.m, 2)
+	if !errors.Is(err, ErrRender) {
+		t.Fatalf("err = %v, want ErrRender", err)
+	}
+	a := findApp(t, rep, "qa", "ledger-gateway-qa")
+	want := `argocd/qa/app-gateway.yaml:14: key "targetRevision" is already defined at line 13`
+	if a.Status != report.StatusError || !strings.Contains(a.Error, want) || !strings.Contains(a.Error, "(at head)") {
+		t.Errorf("gateway: %s %q, want error %q", a.Status, a.Error, want)
+	}
+	// The app-of-apps renders that file as a directory source: its render
+	// is as ambiguous, so it fails too, naming the file; nothing else does.
+	if a := findApp(t, rep, "qa", "ledger-root-qa"); a.Status != report.StatusError || !strings.Contains(a.Error, "app-gateway.yaml") {
+		t.Errorf("root: %s %q, want an error naming app-gateway.yaml", a.Status, a.Error)
+	}
+	if st := statuses(rep, report.StatusUnchanged); len(st) != 2 {
+		t.Errorf("only the gateway and the root should be listed, got %v", st)
+	}
+}
