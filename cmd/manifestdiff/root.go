@@ -35,7 +35,18 @@ resource. Secret values never appear.
 objects: the work tree does not matter.
 
 Chart repository credentials come from HELM_REPO_USERNAME and
-HELM_REPO_PASSWORD. --post edits (or creates) the merge request's one note,
+HELM_REPO_PASSWORD. Charts are cached in --cache-dir.
+
+Sources, $ref value files, git generators and kustomize remote bases in
+other git repositories are fetched (go-git) at their targetRevision and
+cached in --cache-dir/git. Over HTTPS, the host of .promote.yaml's repoURL
+gets GIT_TOKEN, else GITLAB_TOKEN (as user oauth2), else CI_JOB_TOKEN (as
+gitlab-ci-token); every other host, and that one when no token is set,
+gets only its own entry of ~/.git-credentials (same scheme and host),
+else of ~/.netrc (its machine line, else default). ssh:// and user@host:
+URLs use the SSH agent. No credential is sent to another host or printed.
+
+--post edits (or creates) the merge request's one note,
 found again by a hidden marker, with CI_API_V4_URL, CI_PROJECT_ID and
 CI_MERGE_REQUEST_IID (set by GitLab CI in merge request pipelines) and
 GITLAB_TOKEN (a project or group access token with the api scope).
@@ -87,7 +98,7 @@ could not be reached (every other app and env is still reported).`,
 	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when any app is added, removed or changed (0 when none, 1 on errors)")
 	fs.BoolVar(&o.post, "post", false, "edit the merge request's note to hold the markdown report (GitLab CI merge request pipelines)")
 	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts (<chart>-<version>.tgz) from `DIR` only, fully offline")
-	fs.StringVar(&o.cacheDir, "cache-dir", "", "chart download cache `DIR` (default: gitops-promote/charts under the user cache dir)")
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "cache `DIR`: downloaded charts in DIR, other git repositories in DIR/git (default: gitops-promote/charts and gitops-promote/git under the user cache dir)")
 	fs.StringVar(&o.repo, "repo", "", "repository work tree `DIR` (default: the enclosing git work tree)")
 	fs.BoolVar(&o.live, "live", false, "also compare the head revision with the cluster of each env listed in .promote.yaml's live: (a server-side apply dry run; nothing is written)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig `FILE` for --live (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster service account)")
