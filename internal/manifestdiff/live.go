@@ -163,52 +163,70 @@ func (d *Diff) liveApp(ctx context.Context, s *kube.Session, p *pair) error {
 		return nil
 	case p.errs[1] != nil: // an unchanged app, rendered for the live diff only
 		return p.errs[1]
+	case p.errs[2] != nil:
+		return p.errs[2]
 	}
 	head, err := d.liveObjects(p, 1)
 	if err != nil {
 		return err
 	}
-	app := kube.App{Name: p.name, Namespace: p.head.Namespace, Prune: p.head.Prune, Ignore: p.head.IgnoreDifferences, Head: head}
+	var gen generated
+	if p.manifests[2] != nil {
+		again, err := d.liveObjects(p, 2)
+		if err != nil {
+			return err
+		}
+		gen = generatedFields(head, again)
+	}
+	app := kube.App{Name: p.name, Namespace: p.head.Namespace, Prune: p.head.Prune, Ignore: p.head.IgnoreDifferences, Head: objects(head)}
 	switch {
 	case p.base == nil:
 	case p.manifests[0] == nil: // unchanged: main renders the same
-		app.Base = head
+		app.Base = app.Head
 	default:
-		if app.Base, err = d.liveObjects(p, 0); err != nil {
+		base, err := d.liveObjects(p, 0)
+		if err != nil {
 			return err
 		}
+		app.Base = objects(base)
 	}
 	res, err := s.Compare(ctx, app)
 	if err != nil {
 		return err
 	}
-	p.result.Live = d.liveReport(res)
+	p.result.Live = d.liveReport(res, gen)
 	return nil
 }
 
-func (d *Diff) liveObjects(p *pair, side int) ([]map[string]any, error) {
+func (d *Diff) liveObjects(p *pair, side int) ([]diff.Resource, error) {
 	rs, err := diff.Parse(p.manifests[side], appNamespace(p, side))
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: parsing rendered manifests: %w", p.env, p.name, err)
 	}
+	return rs, nil
+}
+
+func objects(rs []diff.Resource) []map[string]any {
 	out := make([]map[string]any, len(rs))
 	for i, r := range rs {
 		out[i] = r.Object
 	}
-	return out, nil
+	return out
 }
 
 // liveReport diffs each compared pair with the offline diff's rules
-// (redaction, ignore paths), keeping only what differs.
-func (d *Diff) liveReport(res kube.Result) *report.Live {
+// (redaction, ignore paths, generated fields), keeping only what differs.
+// A field that differs between the two head renders is generated on
+// every render: it is labelled so, never shown as a change or a drift.
+func (d *Diff) liveReport(res kube.Result, gen generated) *report.Live {
 	l := &report.Live{Changes: []report.LiveResource{}, Drift: []report.LiveResource{}, Findings: []report.LiveFinding{}}
 	for _, p := range res.Changes {
-		if rd, ok := d.pairDiff(p, p.Live, p.Want); ok {
+		if rd, ok := d.pairDiff(p, p.Live, p.Want, gen.again(p.Key(), p.Want)); ok {
 			l.Changes = append(l.Changes, report.LiveResource{ResourceDiff: rd, Action: p.Action})
 		}
 	}
 	for _, p := range res.Drift {
-		if rd, ok := d.pairDiff(p, p.Want, p.Live); ok {
+		if rd, ok := d.pairDiff(p, p.Want, p.Live, gen.again(p.Key(), p.Live)); ok {
 			l.Drift = append(l.Drift, report.LiveResource{ResourceDiff: rd, Action: driftAction(p.Action)})
 		}
 	}
@@ -218,15 +236,17 @@ func (d *Diff) liveReport(res kube.Result) *report.Live {
 	return l
 }
 
-// pairDiff diffs a (before) against b (after) as the offline diff does.
-func (d *Diff) pairDiff(p kube.Pair, a, b map[string]any) (diff.ResourceDiff, bool) {
+// pairDiff diffs a (before) against b (after) as the offline diff does;
+// bAgain, if not nil, is b with its generated fields changed (see
+// generated.again).
+func (d *Diff) pairDiff(p kube.Pair, a, b, bAgain map[string]any) (diff.ResourceDiff, bool) {
 	side := func(obj map[string]any) []diff.Resource {
 		if obj == nil {
 			return nil
 		}
 		return []diff.Resource{{APIVersion: p.APIVersion, Kind: p.Kind, Namespace: p.Namespace, Name: p.Name, Object: obj}}
 	}
-	rds := diff.Resources(side(a), side(b), nil, diff.Options{Ignore: d.Config.Ignore})
+	rds := diff.Resources(side(a), side(b), side(bAgain), diff.Options{Ignore: d.Config.Ignore})
 	if len(rds) != 1 || rds[0].Status == diff.Unchanged {
 		return diff.ResourceDiff{}, false
 	}

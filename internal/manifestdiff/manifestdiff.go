@@ -225,6 +225,9 @@ func (d *Diff) plan(p *pair) []job {
 	switch {
 	case p.base == nil:
 		p.result.Status = report.StatusAdded
+		if d.live[p.env] {
+			return []job{{p, 1}, {p, 2}} // the second render tells generated fields from live changes
+		}
 		return []job{{p, 1}}
 	case p.head == nil:
 		p.result.Status = report.StatusRemoved
@@ -242,7 +245,9 @@ func (d *Diff) plan(p *pair) []job {
 	if kb == kh {
 		p.result.Status = report.StatusUnchanged
 		if d.live[p.env] {
-			return []job{{p, 1}} // the cluster is compared with every app
+			// the cluster is compared with every app, and generated
+			// fields must be told from live changes
+			return []job{{p, 1}, {p, 2}}
 		}
 		return nil
 	}
@@ -316,8 +321,8 @@ func (d *Diff) finish(p *pair) {
 		sides[i] = res
 	}
 	var again []diff.Resource
-	if p.manifests[2] != nil {
-		again = sides[2]
+	if p.manifests[2] != nil && p.base != nil {
+		again = sides[2] // an added app's second render is for the live diff only
 	}
 	p.result.Resources = diff.Resources(sides[0], sides[1], again, diff.Options{Ignore: d.Config.Ignore})
 	if p.result.Status == "" {
