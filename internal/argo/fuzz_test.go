@@ -23,7 +23,7 @@ func FuzzDiscover(f *testing.F) {
 		}
 		for _, a := range apps {
 			for _, s := range a.Sources {
-				_, _ = a.ValueFiles(s, cfg.RepoURL, BuildEnv{})
+				_, _ = a.ValueFiles(s, cfg.RepoURL, BuildEnv{}, cfg.Argo.ValuesFileSchemes())
 			}
 			_, _ = a.InputsKey(m, cfg.RepoURL, "rev")
 		}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/gobwas/glob"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
 // InputsKey returns a digest of everything a render of app depends on: the
@@ -103,7 +105,8 @@ func (k *keyer) source(a App, s Source, repoURL, rev string) (bool, error) {
 	env := a.buildEnv(s, rev)
 	switch s.Kind {
 	case KindHelm:
-		vfs, err := a.ValueFiles(s, repoURL, env)
+		// remote value files are not hashed, so the default schemes do
+		vfs, err := a.ValueFiles(s, repoURL, env, config.DefaultValuesFileSchemes)
 		if err != nil {
 			return false, err
 		}
@@ -117,7 +120,7 @@ func (k *keyer) source(a App, s Source, repoURL, rev string) (bool, error) {
 				}
 			}
 		}
-		fps, err := a.FileParams(s, repoURL, env)
+		fps, err := a.FileParams(s, repoURL, env, config.DefaultValuesFileSchemes)
 		if err != nil {
 			return false, err
 		}

@@ -231,13 +231,24 @@ func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv, repos map
 	if h == nil {
 		h = &Helm{}
 	}
-	vfs, err := a.ValueFiles(src, cfg.RepoURL, env)
+	schemes := cfg.Argo.ValuesFileSchemes()
+	vfs, err := a.ValueFiles(src, cfg.RepoURL, env, schemes)
 	if err != nil {
 		return nil, err
 	}
-	fps, err := a.FileParams(src, cfg.RepoURL, env)
+	fps, err := a.FileParams(src, cfg.RepoURL, env, schemes)
 	if err != nil {
 		return nil, err
+	}
+	for _, vf := range vfs {
+		if err := fetchable(vf); err != nil {
+			return nil, err
+		}
+	}
+	for _, fp := range fps {
+		if err := fetchable(fp.File); err != nil {
+			return nil, err
+		}
 	}
 	for i := range vfs {
 		if vfs[i], err = mounted(vfs[i], repos); err != nil {

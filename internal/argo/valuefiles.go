@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -15,15 +16,17 @@ import (
 // substituted, then are chart-relative, or repository-relative (InRepo)
 // when the chart is a path in this repository. A leading "/" means the
 // chart's or repository's root; leaving that root is an error. Patterns
-// (globs) are kept: ExpandValueFiles expands them against the files.
-func (a App) ValueFiles(src Source, repoURL string, env BuildEnv) ([]ValueFile, error) {
+// (globs) are kept: ExpandValueFiles expands them against the files. A
+// URL is Remote when its scheme is one of schemes (argocd-cm's
+// helm.valuesFileSchemes, compared without case), else an error.
+func (a App) ValueFiles(src Source, repoURL string, env BuildEnv, schemes []string) ([]ValueFile, error) {
 	if src.Helm == nil {
 		return nil, nil
 	}
 	refs := a.refSources()
 	var out []ValueFile
 	for _, raw := range src.Helm.ValueFiles {
-		vf, err := a.valueFile(raw, src, refs, repoURL, env)
+		vf, err := a.valueFile(raw, src, refs, repoURL, env, schemes)
 		if err != nil {
 			return nil, fmt.Errorf("app %s: value file %q: %w", a.Name, raw, err)
 		}
@@ -33,7 +36,7 @@ func (a App) ValueFiles(src Source, repoURL string, env BuildEnv) ([]ValueFile, 
 	return out, nil
 }
 
-func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL string, env BuildEnv) (ValueFile, error) {
+func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL string, env BuildEnv, schemes []string) (ValueFile, error) {
 	if strings.HasPrefix(raw, "$") {
 		refVar, rest, _ := strings.Cut(raw, "/")
 		if ref, ok := refs[refVar]; ok {
@@ -58,7 +61,7 @@ func (a App) valueFile(raw string, src Source, refs map[string]Source, repoURL s
 	}
 	p := env.Subst(raw)
 	if u, err := url.Parse(p); err == nil && u.Scheme != "" {
-		if u.Scheme == "https" || u.Scheme == "http" {
+		if slices.ContainsFunc(schemes, func(s string) bool { return strings.EqualFold(s, u.Scheme) }) {
 			return ValueFile{Path: p, Remote: true}, nil
 		}
 		return ValueFile{}, fmt.Errorf("the URL scheme '%s' is not allowed", u.Scheme)
@@ -97,7 +100,7 @@ type FileParam struct {
 // FileParams resolves a Helm source's fileParameters as Argo CD's
 // repo-server (3.6) does: each path is resolved like a value file path,
 // `$ref/` paths included, and must name one file (no pattern).
-func (a App) FileParams(src Source, repoURL string, env BuildEnv) ([]FileParam, error) {
+func (a App) FileParams(src Source, repoURL string, env BuildEnv, schemes []string) ([]FileParam, error) {
 	if src.Helm == nil {
 		return nil, nil
 	}
@@ -107,7 +110,7 @@ func (a App) FileParams(src Source, repoURL string, env BuildEnv) ([]FileParam, 
 		if fp.Name == "" || fp.Path == "" {
 			return nil, fmt.Errorf("app %s: file parameter %q: needs both name and path", a.Name, fp.Name)
 		}
-		vf, err := a.valueFile(fp.Path, src, refs, repoURL, env)
+		vf, err := a.valueFile(fp.Path, src, refs, repoURL, env, schemes)
 		if err != nil {
 			return nil, fmt.Errorf("app %s: file parameter %s: path %q: %w", a.Name, fp.Name, fp.Path, err)
 		}
@@ -123,4 +126,19 @@ func unknownRef(refVar string, refs map[string]Source) error {
 		return fmt.Errorf("source referenced %q, but no source has a 'ref' field defined", refVar)
 	}
 	return fmt.Errorf("source referenced %q, which is not one of the available sources (%s)", refVar, strings.Join(sortedKeys(refs), ", "))
+}
+
+// fetchable refuses, as not rendered, a remote value file whose scheme
+// helm.valuesFileSchemes allows but only a Helm getter plugin installed
+// in Argo CD's repo-server could read (s3://, gs://...): Helm itself
+// reads http and https only.
+func fetchable(vf ValueFile) error {
+	if !vf.Remote {
+		return nil
+	}
+	u, err := url.Parse(vf.Path)
+	if err != nil || strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https") {
+		return nil
+	}
+	return NotRendered("value file %s://%s/...: Helm reads %s:// only through a getter plugin installed in Argo CD's repo-server", u.Scheme, u.Host, u.Scheme)
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
 func TestValueFiles(t *testing.T) {
@@ -66,7 +68,7 @@ func TestValueFiles(t *testing.T) {
 			app := App{Name: "app", Namespace: "ns", Project: "proj", Sources: append([]Source{tt.src}, tt.others...),
 				MultiSource: len(tt.others) > 0}
 			tt.src.TargetRevision = "1.0.0"
-			got, err := app.ValueFiles(tt.src, testRepo, app.buildEnv(tt.src, "0123456789abcdef"))
+			got, err := app.ValueFiles(tt.src, testRepo, app.buildEnv(tt.src, "0123456789abcdef"), config.DefaultValuesFileSchemes)
 			checkResolved(t, got, err, tt.want, tt.wantErr)
 		})
 	}
@@ -116,7 +118,7 @@ func TestFileParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := App{Name: "app", Sources: []Source{tt.src, ours}}
-			got, err := app.FileParams(tt.src, testRepo, app.buildEnv(tt.src, "rev"))
+			got, err := app.FileParams(tt.src, testRepo, app.buildEnv(tt.src, "rev"), config.DefaultValuesFileSchemes)
 			checkResolved(t, got, err, tt.want, tt.wantErr)
 		})
 	}

@@ -40,6 +40,64 @@ type ArgoCD struct {
 	// namespace is known to Argo CD as "<namespace>_<name>": that is its
 	// ARGOCD_APP_NAME, tracking value and .argocd-source-<name>.yaml.
 	Namespace string `yaml:"namespace,omitempty"`
+
+	// The settings below live in the cluster, not in the Applications,
+	// and change what Argo CD renders; each defaults to Argo CD's own
+	// default, and is applied as Argo CD applies it.
+
+	// Helm holds argocd-cm's helm.* settings.
+	Helm ArgoHelm `yaml:"helm,omitempty"`
+	// Kustomize holds argocd-cm's kustomize.* settings.
+	Kustomize ArgoKustomize `yaml:"kustomize,omitempty"`
+	// ApplicationSet holds the ApplicationSet controller's settings
+	// (argocd-cmd-params-cm applicationsetcontroller.*).
+	ApplicationSet ArgoApplicationSet `yaml:"applicationSet,omitempty"`
+}
+
+// ArgoHelm is argocd-cm's helm.* settings.
+type ArgoHelm struct {
+	// ValuesFileSchemes is helm.valuesFileSchemes as written in argocd-cm,
+	// a comma-separated list ("https, http"): the URL schemes a value
+	// file may use. Absent means Argo CD's default (https, http); an empty
+	// string allows none.
+	ValuesFileSchemes *string `yaml:"valuesFileSchemes,omitempty"`
+}
+
+// ArgoKustomize is argocd-cm's kustomize.* settings.
+type ArgoKustomize struct {
+	// BuildOptions is kustomize.buildOptions: flags Argo CD appends to
+	// every `kustomize build` ("--load-restrictor LoadRestrictionsNone",
+	// "--enable-helm"...). "" (Argo CD's default) adds none.
+	BuildOptions string `yaml:"buildOptions,omitempty"`
+}
+
+// ArgoApplicationSet is the ApplicationSet controller's settings.
+type ArgoApplicationSet struct {
+	// NewGitFileGlobbing is applicationsetcontroller.enable.new.git.file
+	// .globbing (--enable-new-git-file-globbing): git files generator
+	// paths are doublestar globs instead of `git ls-files` pathspecs.
+	// Off by default, as in Argo CD.
+	NewGitFileGlobbing bool `yaml:"newGitFileGlobbing,omitempty"`
+}
+
+// DefaultValuesFileSchemes is Argo CD's helm.valuesFileSchemes when
+// argocd-cm does not set it.
+var DefaultValuesFileSchemes = []string{"https", "http"}
+
+// ValuesFileSchemes returns the URL schemes a Helm value file may use, as
+// Argo CD's settings manager reads helm.valuesFileSchemes: split on ",",
+// spaces trimmed, empty items dropped; the default when absent.
+func (a ArgoCD) ValuesFileSchemes() []string {
+	if a.Helm.ValuesFileSchemes == nil {
+		return DefaultValuesFileSchemes
+	}
+	out := []string{}
+	for _, s := range strings.Split(*a.Helm.ValuesFileSchemes, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // DefaultNamespace is the namespace of a default Argo CD installation.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,38 @@ func TestArgoCDHelmMajor(t *testing.T) {
 		if got := (ArgoCD{Version: version}).HelmMajor(); got != want {
 			t.Errorf("argocd.version %q: Helm %d, want %d", version, got, want)
 		}
+	}
+}
+
+// TestArgoCDClusterSettings: the argocd-cm and controller settings that
+// change rendering default to Argo CD's defaults; helm.valuesFileSchemes
+// is read as Argo CD's settings manager reads it.
+func TestArgoCDClusterSettings(t *testing.T) {
+	for _, tc := range []struct {
+		block        string
+		schemes      []string
+		buildOptions string
+		globbing     bool
+	}{
+		{"", []string{"https", "http"}, "", false},
+		{"argocd: {helm: {valuesFileSchemes: 'https'}}\n", []string{"https"}, "", false},
+		{"argocd: {helm: {valuesFileSchemes: ' s3, ,HTTPS '}}\n", []string{"s3", "HTTPS"}, "", false},
+		{"argocd: {helm: {valuesFileSchemes: ''}}\n", []string{}, "", false},
+		{"argocd:\n  kustomize: {buildOptions: --load-restrictor LoadRestrictionsNone}\n  applicationSet: {newGitFileGlobbing: true}\n",
+			[]string{"https", "http"}, "--load-restrictor LoadRestrictionsNone", true},
+	} {
+		c, err := Parse([]byte(good + tc.block))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.block, err)
+		}
+		if got := c.Argo.ValuesFileSchemes(); !slices.Equal(got, tc.schemes) || got == nil {
+			t.Errorf("%q: schemes %q, want %q", tc.block, got, tc.schemes)
+		}
+		if c.Argo.Kustomize.BuildOptions != tc.buildOptions || c.Argo.ApplicationSet.NewGitFileGlobbing != tc.globbing {
+			t.Errorf("%q: %+v", tc.block, c.Argo)
+		}
+	}
+	if _, err := Parse([]byte(good + "argocd: {helm: {valueFileSchemes: https}}\n")); err == nil || !strings.Contains(err.Error(), "valueFileSchemes not found") {
+		t.Errorf("a misspelt setting: err = %v", err)
 	}
 }
