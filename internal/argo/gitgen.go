@@ -192,7 +192,8 @@ func dirParams(dir, prefix string, goTmpl bool) map[string]any {
 
 // fileParams reads each matched file as one object or a list of objects.
 // Matching is `git ls-files` pathspecs, Argo CD's default (see
-// pathspecMatch).
+// pathspecMatch), or doublestar globs when the ApplicationSet controller
+// runs with the new git file globbing (see globFiles).
 func (d *discovery) fileParams(fsys fs.FS, g *rawGit, goTmpl bool) ([]map[string]any, error) {
 	var inc, exc []string
 	for _, f := range g.Files {
@@ -203,15 +204,20 @@ func (d *discovery) fileParams(fsys fs.FS, g *rawGit, goTmpl bool) ([]map[string
 		}
 	}
 	var files []string
-	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		if matchAnySpec(inc, p) && !matchAnySpec(exc, p) {
-			files = append(files, p)
-		}
-		return nil
-	})
+	var err error
+	if d.cfg.Argo.ApplicationSet.NewGitFileGlobbing {
+		files, err = globFiles(fsys, inc, exc)
+	} else {
+		err = fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			if matchAnySpec(inc, p) && !matchAnySpec(exc, p) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
