@@ -63,6 +63,9 @@ type Request struct {
 	// Kustomize is the source's kustomize block as YAML (nil if absent),
 	// for the kustomize renderer.
 	Kustomize []byte
+	// KustomizeBuildOptions is argocd-cm's kustomize.buildOptions, added
+	// to every `kustomize build` Argo CD runs.
+	KustomizeBuildOptions string
 }
 
 // HelmRequest is a Helm source's `helm template` inputs.
@@ -215,6 +218,7 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 		}
 	case KindKustomize:
 		req.Kustomize = src.Kustomize
+		req.KustomizeBuildOptions = cfg.Argo.Kustomize.BuildOptions
 		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
 	default:
 		kind := src.Kind

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 )
@@ -29,27 +30,48 @@ var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Ku
 // base and component must be a directory of fsys: remote bases, or paths
 // kustomize would try to clone, are ErrOffline, and nothing is fetched.
 func Kustomize(fsys fs.FS, dir string) ([]byte, error) {
+	return kustomize(fsys, dir, buildFlags{reorder: krusty.ReorderOptionUnspecified, restrict: types.LoadRestrictionsRootOnly})
+}
+
+// kustomize runs `kustomize build dir` with the flags of
+// kustomize.buildOptions. Without --reorder, kustomize follows the
+// kustomization's sortOptions if it has them, else the legacy order
+// (Namespaces first...): the library's own default, none, would keep
+// the input order.
+func kustomize(fsys fs.FS, dir string, bf buildFlags) ([]byte, error) {
 	roots := map[string]bool{}
 	if err := kustomizeRoots(fsys, path.Clean(dir), roots, 0); err != nil {
 		return nil, err
 	}
 	mem := filesys.MakeFsInMemory()
+	whole := bf.restrict == types.LoadRestrictionsNone
+	if whole {
+		// files outside the kustomization roots may be read: the whole
+		// repository goes in
+		if err := copyRepo(fsys, path.Clean(dir), mem); err != nil {
+			return nil, err
+		}
+	}
 	for root := range roots {
-		if coveredBy(root, roots) {
-			continue // a base inside another root is copied with it
+		if coveredBy(root, roots) || whole && repoRoot(root) == repoRoot(path.Clean(dir)) {
+			continue // copied with a root above it, or with the repository
 		}
 		if err := copyTree(fsys, root, mem); err != nil {
 			return nil, err
 		}
 	}
-	opts := krusty.MakeDefaultOptions()
-	// What `kustomize build` does without --reorder: the kustomization's
-	// sortOptions if it has them, else the legacy order (Namespaces
-	// first...). The library's default, none, keeps input order.
-	opts.Reorder = krusty.ReorderOptionUnspecified
-	m, err := krusty.MakeKustomizer(opts).Run(mem, path.Join("/", dir))
+	m, err := krusty.MakeKustomizer(bf.options()).Run(mem, path.Join("/", dir))
 	if err != nil {
+		if err := bf.explain(err); errors.Is(err, ErrNeedsHelm) || errors.Is(err, ErrNeedsPlugins) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("kustomize build %s: %s", dir, oneLine(err.Error()))
+	}
+	if err := managedByVersion(m); err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+	}
+	if bf.output != "" {
+		return []byte{}, nil // -o: the build went to a file, Argo CD reads nothing
 	}
 	out, err := m.AsYaml()
 	if err != nil {

@@ -24,15 +24,30 @@ import (
 // fix, change, write back), on an overlay of fsys: the tree is never
 // modified. opts must already carry Argo CD's environment substitution.
 func KustomizeWithOptions(fsys fs.FS, dir string, opts *argo.KustomizeOptions) ([]byte, error) {
+	return KustomizeBuild(fsys, dir, opts, "")
+}
+
+// KustomizeBuild is KustomizeWithOptions with Argo CD's server-wide
+// kustomize.buildOptions (argocd-cm) added to `kustomize build`, parsed
+// and applied as kustomize does: --load-restrictor, --reorder,
+// --enable-managedby-label take effect; --enable-helm and
+// --enable-alpha-plugins change nothing until a kustomization inflates a
+// Helm chart or runs an external plugin, which is then ErrNeedsHelm or
+// ErrNeedsPlugins; a flag kustomize does not know is an error, as there.
+func KustomizeBuild(fsys fs.FS, dir string, opts *argo.KustomizeOptions, buildOptions string) ([]byte, error) {
 	dir = path.Clean(dir)
+	bf, err := parseBuildOptions(buildOptions)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s %s: %w", dir, strings.Join(strings.Fields(buildOptions), " "), err)
+	}
 	if !opts.Edits() {
-		return Kustomize(fsys, dir)
+		return kustomize(fsys, dir, bf)
 	}
 	name, data, err := kustomizeEdits(fsys, dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	return Kustomize(overlayFS{FS: fsys, name: path.Join(dir, name), data: data}, dir)
+	return kustomize(overlayFS{FS: fsys, name: path.Join(dir, name), data: data}, dir, bf)
 }
 
 // kustomizeEdits returns the kustomization file's name in dir and its

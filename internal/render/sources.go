@@ -124,8 +124,8 @@ func (KustomizeSource) Render(ctx context.Context, in Input, req *argo.Request) 
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
-	m, err := KustomizeWithOptions(fsys, req.Path, opts)
-	if errors.Is(err, ErrOffline) {
+	m, err := KustomizeBuild(fsys, req.Path, opts, req.KustomizeBuildOptions)
+	if errors.Is(err, ErrOffline) || errors.Is(err, ErrNeedsHelm) || errors.Is(err, ErrNeedsPlugins) {
 		return nil, argo.NotRendered("kustomize source %s not rendered: %s", src.Path, err)
 	}
 	if err != nil {
