@@ -49,8 +49,8 @@ def free_port():
     return port
 
 
-def generate(shared, out, nodes, helm_url, scenario="none"):
-    args = [sys.executable, f"{shared}/bench/gen_gitops_repo.py", "--out", out, "--nodes", str(nodes),
+def generate(gen, out, nodes, helm_url, scenario="none"):
+    args = [sys.executable, gen, "--out", out, "--nodes", str(nodes),
             "--helm-url", helm_url, "--git"]
     if scenario != "none":
         args += ["--scenario", scenario]
@@ -101,7 +101,7 @@ def bench_promote(a, work, chart_url):
     rows = []
     for label, padding in (("12 nodes", 0), ("12 nodes + 20,000 files", 20000)):
         base = f"{work}/promote-{padding}"
-        repo, _ = generate(a.shared, base, 12, chart_url)
+        repo, _ = generate(a.gen, base, 12, chart_url)
         if padding:
             pad(repo, padding)
 
@@ -114,7 +114,7 @@ def bench_promote(a, work, chart_url):
             return f"{d}/repo"
 
         cmds = {
-            "baseline promote.sh": lambda cwd: ["bash", f"{a.shared}/bench/baseline/promote.sh", cwd, "preprod", "prod"],
+            "baseline promote.sh": lambda cwd: ["bash", f"{a.baseline}/promote.sh", cwd, "preprod", "prod"],
             "promote apply": lambda cwd: [f"{a.bin}/promote", "apply", "--from", "preprod", "--to", "prod", "--repo", cwd],
             "promote apply --skip-chart-check": lambda cwd: [f"{a.bin}/promote", "apply", "--from", "preprod", "--to", "prod",
                                                               "--repo", cwd, "--skip-chart-check"],
@@ -135,7 +135,9 @@ def bench_promote(a, work, chart_url):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shared", required=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--gen", default=f"{here}/gen_gitops_repo.py", help="the repository generator")
+    ap.add_argument("--baseline", default=f"{here}/baseline", help="directory of promote.sh and manifestdiff.sh")
     ap.add_argument("--bin", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "7")))
@@ -147,7 +149,7 @@ def main():
     # and the renders of manifestdiff; its index.yaml names this port
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    _, charts = generate(a.shared, f"{work}/charts-src", 1, url)
+    _, charts = generate(a.gen, f"{work}/charts-src", 1, url)
     srv = serve(charts, port)
     rows = []
     if a.only in ("promote", "all"):

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# make bench: our tools against the shell baseline of ../shared/bench, on
-# generated repos, in one run. Installs the baseline's CLIs (yq, helm) into
-# .bench/bin from the Go module proxy on first use.
+# make bench: our tools against the shell baseline they replace
+# (scripts/baseline), on repositories from scripts/gen_gitops_repo.py, in
+# one run. The baseline's CLIs (yq, helm) are built once per machine from
+# the Go module proxy by scripts/tools.sh. BASELINE=DIR compares against
+# another copy of promote.sh / manifestdiff.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED:-$root/../shared}
-[ -f "$shared/bench/gen_gitops_repo.py" ] || { echo "bench: $shared/bench not found (set SHARED=...)" >&2; exit 1; }
-shared=$(cd "$shared" && pwd)
-mkdir -p "$root/.bench/bin"
-export GOBIN=$root/.bench/bin PATH=$root/.bench/bin:$PATH
-[ -x "$GOBIN/yq" ] || go install github.com/mikefarah/yq/v4@v4.54.1
-if [ "${BENCH_MANIFESTDIFF:-1}" = 1 ] && [ ! -x "$GOBIN/helm" ]; then go install helm.sh/helm/v3/cmd/helm@v3.22.0; fi
-exec python3 "$root/scripts/bench.py" --shared "$shared" --bin "$root/bin" --out "$root/.bench" "$@"
+tools=$root/scripts/tools.sh
+yq=$("$tools" yq)
+path=$(dirname "$yq")
+if [ "${BENCH_MANIFESTDIFF:-1}" = 1 ]; then path=$path:$(dirname "$("$tools" helm)"); fi
+export PATH=$path:$PATH
+mkdir -p "$root/.bench"
+exec python3 "$root/scripts/bench.py" --baseline "${BASELINE:-$root/scripts/baseline}" \
+  --bin "$root/bin" --out "$root/.bench" "$@"

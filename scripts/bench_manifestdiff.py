@@ -42,11 +42,11 @@ def run(a, work, url, generate, alternate, sh):
     runs = int(os.environ.get("BENCH_MD_RUNS", "3"))
     warm = f"{work}/md-cache-warm"
     for nodes in (12, 50):
-        repo, _ = generate(a.shared, f"{work}/md-{nodes}", nodes, url, "promote-prod")
+        repo, _ = generate(a.gen, f"{work}/md-{nodes}", nodes, url, "promote-prod")
         base_times, cold_times, warm_times = [], [], []
         _time(_ours(a, repo, warm), env)  # fill the warm cache once
         for _ in range(runs):
-            base_times.append(_time(["bash", f"{a.shared}/bench/baseline/manifestdiff.sh", repo, "HEAD~1", url,
+            base_times.append(_time(["bash", f"{a.baseline}/manifestdiff.sh", repo, "HEAD~1", url,
                                      os.devnull], env))
             cold = tempfile.mkdtemp(dir=work)
             cold_times.append(_time(_ours(a, repo, cold), env))
@@ -65,10 +65,10 @@ def _growth(a, work, url, generate, sh, env, cache):
     print("| repo | change | apps changed | time |")
     print("|---|---|---|---|")
     for nodes in (3, 12, 25, 50, 100):
-        repo, _ = generate(a.shared, f"{work}/grow-{nodes}", nodes, url, "promote-prod")
+        repo, _ = generate(a.gen, f"{work}/grow-{nodes}", nodes, url, "promote-prod")
         t = statistics.median(_time(_ours(a, repo, cache), env) for _ in range(5))
         print(f"| {nodes} nodes x 3 envs | promote-prod | {nodes * 3 + 4} | {t * 1000:.0f} ms |")
-    repo, _ = generate(a.shared, f"{work}/grow-change", 50, url)
+    repo, _ = generate(a.gen, f"{work}/grow-change", 50, url)
     for k in (1, 5, 25, 50):
         _commit_change(repo, "prod", k, sh)
         t = statistics.median(_time(_ours(a, repo, cache), env) for _ in range(5))

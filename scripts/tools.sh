@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/tools.sh NAME: print the path of a pinned build/CI tool, installing
+# it first if needed. Go tools are built from the Go module proxy, npm tools
+# installed from the npm registry, each once per machine into
+# $GITOPS_PROMOTE_TOOLS (default ~/.cache/gitops-promote/tools), never into
+# the repository. The layout is the one internal/testutil/toolbin uses
+# (<name>-<version>-<major>/<name>), so both share the helm build.
+set -euo pipefail
+name=${1:?usage: tools.sh goreleaser|syft|crane|yq|helm|gitlab-ci-local}
+root=${GITOPS_PROMOTE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gitops-promote/tools}
+
+# name -> package@version, major, extra ldflags. Versions are the newest the
+# module proxy / npm registry serve that build here with our Go and Node.
+case $name in
+  goreleaser) pkg=github.com/goreleaser/goreleaser/v2 ver=v2.15.1 major=v2 ldflags="-X main.version=2.15.1" ;;
+  syft) pkg=github.com/anchore/syft/cmd/syft ver=v1.42.3 major=v1 ldflags="" ;;
+  crane) pkg=github.com/google/go-containerregistry/cmd/crane ver=v0.22.1 major=v0 ldflags="" ;;
+  yq) pkg=github.com/mikefarah/yq/v4 ver=v4.54.1 major=v4 ldflags="" ;;
+  helm) pkg=helm.sh/helm/v3/cmd/helm ver=v3.22.0 major=v3 ldflags="-X helm.sh/helm/v3/internal/version.version=v3.22.0" ;;
+  gitlab-ci-local) pkg=gitlab-ci-local ver=4.53.0 major=npm ldflags="" ;;
+  *) echo "tools.sh: unknown tool $name" >&2; exit 2 ;;
+esac
+
+dir=$root/$name-${ver#v}-$major
+bin=$dir/$name
+[ "$major" = npm ] && bin=$dir/node_modules/.bin/$name
+if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
+
+mkdir -p "$dir"
+exec 9>"$dir/.lock"
+flock 9 # another process may be installing the same tool: wait for it
+if [ ! -x "$bin" ]; then
+  echo "tools.sh: installing $name $ver into $dir (once per machine)" >&2
+  if [ "$major" = npm ]; then
+    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$pkg@$ver" >&2
+  else
+    tmp=$(mktemp -d "$dir/.build-XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    # outside any module, so the tool builds with its own go.mod
+    (cd "$tmp" && GOBIN=$tmp CGO_ENABLED=0 GOFLAGS= go install -trimpath ${ldflags:+-ldflags "$ldflags"} "$pkg@$ver") >&2
+    built=$tmp/$(basename "${pkg%/$major}")
+    [ -x "$built" ] || built=$tmp/$name
+    mv "$built" "$bin"
+  fi
+fi
+echo "$bin"
