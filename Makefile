@@ -1,7 +1,6 @@
 # gitops-promote: build, test, demo and benchmark targets.
 GO      ?= go
 BIN     := bin
-SHARED  ?= ../shared
 GOFLAGS_TEST ?=
 
 # Build stamps, read by internal/buildinfo (`promote --version`) and shown
@@ -15,7 +14,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short test-live test-browser demo bench bench-html lint fuzz man clean
+.PHONY: all build test test-short test-live test-browser demo bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
 
 all: build
 
@@ -64,9 +63,10 @@ test-browser:
 demo: build
 	./scripts/demo.sh
 
-# Compares our tools with the shell baseline; needs ../shared (see docs/benchmarks.md).
+# Compares our tools with the shell baseline they replace (scripts/baseline),
+# on generated repos (scripts/gen_gitops_repo.py); see docs/benchmarks.md.
 bench: build
-	SHARED=$(SHARED) ./scripts/bench.sh
+	./scripts/bench.sh
 
 # The HTML report on generated 12- and 50-node promotions: size, time to
 # render in chromium, and the screenshots of docs/ (see docs/benchmarks.md).
@@ -82,4 +82,40 @@ fuzz:
 	./scripts/fuzz.sh 20s
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist
+
+# ---- distribution: release builds, CI image, GitLab CI component ----------
+# The image's version: VERSION (a release), else the nearest tag or the
+# short commit. Its binaries and its creation time carry the commit's time,
+# not the build's, so a rebuild of the same commit gives the same digest.
+IMAGE_VERSION := $(or $(VERSION),$(shell git describe --tags --always --dirty 2>/dev/null),dev)
+COMMIT_DATE   := $(shell git log -1 --format=%cI 2>/dev/null)
+IMAGE_LDFLAGS := -s -w $(LDFLAGS) -X $(BUILDINFO).version=$(IMAGE_VERSION) -X $(BUILDINFO).date=$(COMMIT_DATE)
+IMAGE     ?= gitops-promote
+TOOLS     := ./scripts/tools.sh
+
+# Static linux/darwin x amd64/arm64 archives of both binaries, checksums and
+# one SBOM per binary, in dist/release (GoReleaser, installed once per machine).
+release-snapshot:
+	"$$($(TOOLS) goreleaser)" release --snapshot --clean
+
+# The CI image (internal/ciimage): from scratch, both static binaries,
+# Debian's busybox-static and CA bundle, user 65532. Writes an OCI layout
+# (dist/image/oci) and a tarball (dist/image/gitops-promote.tar).
+image:
+	mkdir -p dist/image/bin
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(IMAGE_LDFLAGS)' -o dist/image/bin/promote ./cmd/promote
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(IMAGE_LDFLAGS)' -o dist/image/bin/manifestdiff ./cmd/manifestdiff
+	$(GO) run ./build/image --binaries dist/image/bin/promote,dist/image/bin/manifestdiff \
+		--ref $(IMAGE):$(IMAGE_VERSION) --version $(IMAGE_VERSION) --revision $(COMMIT) --created $(COMMIT_DATE) \
+		--layout dist/image/oci --tarball dist/image/gitops-promote.tar
+
+# The GitLab CI/CD component's jobs (templates/) run by gitlab-ci-local on a
+# generated GitOps repo, and every pipeline file checked against GitLab's
+# CI schema. Installs gitlab-ci-local (npm) once per machine.
+test-ci-local: build
+	./scripts/test-ci-local.sh
+
+# Only the schema check of .gitlab-ci.yml and templates/ (fast, no jobs run).
+ci-lint:
+	./scripts/test-ci-local.sh --lint-only

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# make test-ci-local: prove the GitLab CI/CD component (templates/) as a
+# drop-in, not just parsed.
+#  1. every pipeline file is checked: the components' spec:inputs headers
+#     (scripts/ci_pipeline.js) and this project's .gitlab-ci.yml against
+#     GitLab's CI schema (gitlab-ci-local validates on load);
+#  2. a generated GitOps repo (scripts/gen_gitops_repo.py, with a bare
+#     remote and its chart repository on loopback) includes both components
+#     with inputs, the way docs/gitlab-ci.md shows, and gitlab-ci-local runs
+#     their jobs there: plan-preprod, manifest-diff as in a merge request
+#     pipeline, and the manual promote-preprod (mode push, into the bare
+#     remote). Each job's result is checked.
+# No container runtime runs here: the jobs run under gitlab-ci-local's
+# shell executor with bin/ on PATH (the image itself is tested by
+# internal/ciimage). That is the one difference from GitLab, and the only
+# edit made to the expanded pipeline (scripts/ci_pipeline.js shell-jobs).
+# --lint-only stops after step 1.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+gcl=$("$root/scripts/tools.sh" gitlab-ci-local)
+# gitlab-ci-local copies the work tree for each job with rsync (Debian's)
+command -v rsync >/dev/null || { apt-get install -y -qq rsync >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq rsync >/dev/null; }; }
+export NODE_PATH=$(cd "$(dirname "$gcl")/.." && pwd)
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+# ---- 1. pipeline files
+if node "$root/scripts/ci_pipeline.js" check-spec "$root"/templates/*.yml; then
+  ok "templates/*.yml: spec:inputs headers"
+else
+  fail "templates/*.yml: spec:inputs headers"
+fi
+lint=$(mktemp -d)
+trap 'rm -rf "$lint"' EXIT
+# gitlab-ci-local reads the git data of its working directory: validate a copy with one commit
+cp "$root/.gitlab-ci.yml" "$lint/"
+git -C "$lint" init -q -b main && git -C "$lint" add -A
+git -C "$lint" -c user.name=lint -c user.email=lint@example.com commit -q -m lint
+git -C "$lint" remote add origin https://gitlab.example.com/platform/gitops-promote.git
+if out=$(cd "$lint" && "$gcl" --list 2>&1); then
+  ok ".gitlab-ci.yml: valid against GitLab's CI schema"
+else
+  fail ".gitlab-ci.yml: $out"
+fi
+if [ "${1:-}" = --lint-only ]; then
+  echo "test-ci-local: $passed passed, $failed failed"
+  exit $((failed > 0))
+fi
+
+# ---- 2. the component's jobs on a generated GitOps repo
+work=$(mktemp -d)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work" "$lint"; }
+trap cleanup EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 "$root/scripts/gen_gitops_repo.py" --out "$work/gen" --nodes 3 --git --scenario promote-prod \
+  --helm-url "http://127.0.0.1:$port" >/dev/null
+(cd "$work/gen/charts" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+server=$!
+for _ in $(seq 50); do
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.yaml')" 2>/dev/null && break
+  sleep 0.1
+done
+repo=$work/gen/repo
+git init -q --bare -b main "$work/remote.git"
+git -C "$repo" remote add origin "file://$work/remote.git"
+git -C "$repo" push -q origin main
+git -C "$repo" fetch -q origin
+# the component files and gitlab-ci-local's state stay out of the repo's status
+mkdir -p "$repo/.gitops-promote"
+cp -r "$root/templates" "$repo/.gitops-promote/"
+printf '%s\n' /.gitops-promote/ /.gitlab-ci-local/ /.gitlab-ci.yml /.gitlab-ci-shell.yml /manifest-diff.md /.cache/ \
+  >>"$repo/.git/info/exclude"
+# In a GitOps repo this include reads `component: $CI_SERVER_FQDN/<group>/gitops-promote/promote@<version>`
+# (docs/gitlab-ci.md); a local include takes the same inputs.
+cat >"$repo/.gitlab-ci.yml" <<'YAML'
+stages: [test, promote]
+include:
+  - local: .gitops-promote/templates/promote.yml
+    inputs:
+      from: qa
+      to: preprod
+      image: registry.example.com/platform/gitops-promote:1.0.0
+      mode: push
+  - local: .gitops-promote/templates/manifestdiff.yml
+    inputs:
+      image: registry.example.com/platform/gitops-promote:1.0.0
+YAML
+
+export PATH=$root/bin:$PATH
+export GIT_AUTHOR_NAME="CI Bot" GIT_AUTHOR_EMAIL=ci-bot@example.com GIT_COMMITTER_NAME="CI Bot" GIT_COMMITTER_EMAIL=ci-bot@example.com
+# load, interpolate and schema-validate the including pipeline; keep the expansion
+if out=$(cd "$repo" && "$gcl" --list 2>&1); then
+  ok "GitOps repo pipeline with both components: loaded, inputs interpolated, valid against GitLab's CI schema"
+else
+  fail "GitOps repo pipeline: $out"
+fi
+node "$root/scripts/ci_pipeline.js" shell-jobs "$repo/.gitlab-ci-local/expanded-gitlab-ci.yml" "$repo/.gitlab-ci-shell.yml"
+# TODO(trust-promote): drop PROMOTE_SOURCE_REV= (the pipeline's commit) once
+# promote has --source-rev, so the component's default origin/main runs.
+run_job() { (cd "$repo" && "$gcl" --file .gitlab-ci-shell.yml --shell-executor-no-image --variable PROMOTE_SOURCE_REV= "$@" 2>&1); }
+
+out=$(run_job plan-preprod) || true
+if grep -q "dlt-node.backend" <<<"$out" && grep -q '3.1.0 -> 3.2.0' <<<"$out" && grep -q "PASS.*plan-preprod" <<<"$out"; then
+  ok "plan-preprod: prints the qa -> preprod plan"
+else
+  fail "plan-preprod:"$'\n'"$out"
+fi
+
+# as in a merge request pipeline: the change is the generator's promote-prod commit
+base=$(git -C "$repo" rev-parse HEAD~1)
+out=$(run_job manifest-diff --variable CI_PIPELINE_SOURCE=merge_request_event \
+  --variable "CI_MERGE_REQUEST_DIFF_BASE_SHA=$base") || true
+report=$repo/manifest-diff.md
+if [ -s "$report" ] && grep -q "dlt-node-beta-frontend-preprod" "$report" && grep -q "PASS.*manifest-diff" <<<"$out"; then
+  ok "manifest-diff: report artifact names the changed apps"
+else
+  fail "manifest-diff:"$'\n'"$out"$'\n'"$(head -40 "$report" 2>/dev/null)"
+fi
+
+before=$(git -C "$work/remote.git" rev-parse main)
+out=$(run_job promote-preprod) || true
+after=$(git -C "$work/remote.git" rev-parse main)
+msg=$(git -C "$work/remote.git" log -1 --format=%s main)
+if [ "$before" != "$after" ] && [ "$msg" = "chore(preprod): promote versions from qa [skip ci]" ] &&
+  git -C "$work/remote.git" show main:versions/preprod.yaml | grep -q 'chartVersion: "3.2.0"'; then
+  ok "promote-preprod: checked preprod, pushed \"$msg\" to the remote"
+else
+  fail "promote-preprod (remote main $before -> $after, \"$msg\"):"$'\n'"$out"
+fi
+
+echo "test-ci-local: $passed passed, $failed failed"
+exit $((failed > 0))
