@@ -62,6 +62,15 @@ for _ in $(seq 50); do
   python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.yaml')" 2>/dev/null && break
   sleep 0.1
 done
+# the generator is deterministic: the same arguments give the same bytes and commits
+python3 "$root/scripts/gen_gitops_repo.py" --out "$work/again" --nodes 3 --git --scenario promote-prod \
+  --helm-url "http://127.0.0.1:$port" >/dev/null
+if diff -r -x .git "$work/gen" "$work/again" >/dev/null &&
+  [ "$(git -C "$work/gen/repo" rev-parse HEAD)" = "$(git -C "$work/again/repo" rev-parse HEAD)" ]; then
+  ok "gen_gitops_repo.py: deterministic (same files, same charts, same commits)"
+else
+  fail "gen_gitops_repo.py: two runs with the same arguments differ"
+fi
 repo=$work/gen/repo
 git init -q --bare -b main "$work/remote.git"
 git -C "$repo" remote add origin "file://$work/remote.git"
@@ -113,8 +122,11 @@ base=$(git -C "$repo" rev-parse HEAD~1)
 out=$(run_job manifest-diff --variable CI_PIPELINE_SOURCE=merge_request_event \
   --variable "CI_MERGE_REQUEST_DIFF_BASE_SHA=$base") || true
 report=$repo/manifest-diff.md
-if [ -s "$report" ] && grep -q "dlt-node-beta-frontend-preprod" "$report" && grep -q "PASS.*manifest-diff" <<<"$out"; then
-  ok "manifest-diff: report artifact names the changed apps"
+# ground truth of that commit: 12 prod apps (new chart versions) and one
+# preprod node app (its values) changed, of 45; nothing failed to render
+if [ -s "$report" ] && grep -q "13 of 45 apps differ" "$report" && grep -q "dlt-node-beta-frontend-preprod" "$report" &&
+  ! grep -qi "failed to render" "$report" && grep -q "PASS.*manifest-diff" <<<"$out"; then
+  ok "manifest-diff: report artifact, 13 of 45 apps changed as the commit says"
 else
   fail "manifest-diff:"$'\n'"$out"$'\n'"$(head -40 "$report" 2>/dev/null)"
 fi

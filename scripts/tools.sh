@@ -6,14 +6,13 @@
 # the repository. The layout is the one internal/testutil/toolbin uses
 # (<name>-<version>-<major>/<name>), so both share the helm build.
 set -euo pipefail
-name=${1:?usage: tools.sh goreleaser|syft|crane|yq|helm|gitlab-ci-local}
+name=${1:?usage: tools.sh goreleaser|crane|yq|helm|gitlab-ci-local}
 root=${GITOPS_PROMOTE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gitops-promote/tools}
 
 # name -> package@version, major, extra ldflags. Versions are the newest the
 # module proxy / npm registry serve that build here with our Go and Node.
 case $name in
   goreleaser) pkg=github.com/goreleaser/goreleaser/v2 ver=v2.15.1 major=v2 ldflags="-X main.version=2.15.1" ;;
-  syft) pkg=github.com/anchore/syft/cmd/syft ver=v1.42.3 major=v1 ldflags="" ;;
   crane) pkg=github.com/google/go-containerregistry/cmd/crane ver=v0.22.1 major=v0 ldflags="" ;;
   yq) pkg=github.com/mikefarah/yq/v4 ver=v4.54.1 major=v4 ldflags="" ;;
   helm) pkg=helm.sh/helm/v3/cmd/helm ver=v3.22.0 major=v3 ldflags="-X helm.sh/helm/v3/internal/version.version=v3.22.0" ;;
