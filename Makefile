@@ -88,6 +88,7 @@ clean:
 # The image's version: VERSION (a release), else the nearest tag or the
 # short commit. Its binaries and its creation time carry the commit's time,
 # not the build's, so a rebuild of the same commit gives the same digest.
+# No -trimpath, as in release builds: `go version -m` shows the -ldflags.
 IMAGE_VERSION := $(or $(VERSION),$(shell git describe --tags --always --dirty 2>/dev/null),dev)
 COMMIT_DATE   := $(shell git log -1 --format=%cI 2>/dev/null)
 IMAGE_LDFLAGS := -s -w $(LDFLAGS) -X $(BUILDINFO).version=$(IMAGE_VERSION) -X $(BUILDINFO).date=$(COMMIT_DATE)
@@ -104,8 +105,8 @@ release-snapshot:
 # (dist/image/oci) and a tarball (dist/image/gitops-promote.tar).
 image:
 	mkdir -p dist/image/bin
-	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(IMAGE_LDFLAGS)' -o dist/image/bin/promote ./cmd/promote
-	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(IMAGE_LDFLAGS)' -o dist/image/bin/manifestdiff ./cmd/manifestdiff
+	CGO_ENABLED=0 GOOS=linux $(GO) build -ldflags '$(IMAGE_LDFLAGS)' -o dist/image/bin/promote ./cmd/promote
+	CGO_ENABLED=0 GOOS=linux $(GO) build -ldflags '$(IMAGE_LDFLAGS)' -o dist/image/bin/manifestdiff ./cmd/manifestdiff
 	$(GO) run ./build/image --binaries dist/image/bin/promote,dist/image/bin/manifestdiff \
 		--ref $(IMAGE):$(IMAGE_VERSION) --version $(IMAGE_VERSION) --revision $(COMMIT) --created $(COMMIT_DATE) \
 		--layout dist/image/oci --tarball dist/image/gitops-promote.tar
