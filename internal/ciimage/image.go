@@ -169,7 +169,7 @@ func (s Spec) baseLayer() (v1.Layer, error) {
 	applets := append([]string(nil), s.Applets...)
 	sort.Strings(applets)
 	for _, a := range applets {
-		if a == "/bin/busybox" {
+		if a == "/bin/busybox" || path.Dir(a) == "/" { // /linuxrc: an init, not a tool
 			continue
 		}
 		l.dir(path.Dir(a), 0o755, 0, 0)
