@@ -91,7 +91,8 @@ clean:
 # No -trimpath, as in release builds: `go version -m` shows the -ldflags.
 IMAGE_VERSION := $(or $(VERSION),$(shell git describe --tags --always --dirty 2>/dev/null),dev)
 COMMIT_DATE   := $(shell git log -1 --format=%cI 2>/dev/null)
-IMAGE_LDFLAGS := -s -w $(LDFLAGS) -X $(BUILDINFO).version=$(IMAGE_VERSION) -X $(BUILDINFO).date=$(COMMIT_DATE)
+IMAGE_LDFLAGS := -s -w -X $(BUILDINFO).version=$(IMAGE_VERSION) -X $(BUILDINFO).commit=$(COMMIT) \
+                 -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(COMMIT_DATE)
 IMAGE     ?= gitops-promote
 TOOLS     := ./scripts/tools.sh
 
