@@ -9,7 +9,8 @@
 #     with inputs, the way docs/gitlab-ci.md shows, and gitlab-ci-local runs
 #     their jobs there: plan-preprod, manifest-diff as in a merge request
 #     pipeline, and the manual promote-preprod (mode push, into the bare
-#     remote). Each job's result is checked.
+#     remote, after main moved past the pipeline's commit: it must promote
+#     qa as it is on main). Each job's result is checked.
 # No container runtime runs here: the jobs run under gitlab-ci-local's
 # shell executor with bin/ on PATH (the image itself is tested by
 # internal/ciimage). That is the one difference from GitLab, and the only
@@ -79,7 +80,7 @@ git -C "$repo" fetch -q origin
 # the component files and gitlab-ci-local's state stay out of the repo's status
 mkdir -p "$repo/.gitops-promote"
 cp -r "$root/templates" "$repo/.gitops-promote/"
-printf '%s\n' /.gitops-promote/ /.gitlab-ci-local/ /.gitlab-ci.yml /.gitlab-ci-shell.yml /manifest-diff.md /.cache/ \
+printf '%s\n' /.gitops-promote/ /.gitlab-ci-local/ /.gitlab-ci.yml /.gitlab-ci-shell.yml /manifest-diff.html /.cache/ \
   >>"$repo/.git/info/exclude"
 # In a GitOps repo this include reads `component: $CI_SERVER_FQDN/<group>/gitops-promote/promote@<version>`
 # (docs/gitlab-ci.md); a local include takes the same inputs.
@@ -95,6 +96,9 @@ include:
   - local: .gitops-promote/templates/manifestdiff.yml
     inputs:
       image: registry.example.com/platform/gitops-promote:1.0.0
+# as docs/gitlab-ci.md maps each job's token: merged into the component's job
+promote-preprod:
+  variables: {GITLAB_TOKEN: $PROMOTE_TOKEN}
 YAML
 
 export PATH=$root/bin:$PATH
@@ -106,9 +110,12 @@ else
   fail "GitOps repo pipeline: $out"
 fi
 node "$root/scripts/ci_pipeline.js" shell-jobs "$repo/.gitlab-ci-local/expanded-gitlab-ci.yml" "$repo/.gitlab-ci-shell.yml"
-# TODO(trust-promote): drop PROMOTE_SOURCE_REV= (the pipeline's commit) once
-# promote has --source-rev, so the component's default origin/main runs.
-run_job() { (cd "$repo" && "$gcl" --file .gitlab-ci-shell.yml --shell-executor-no-image --variable PROMOTE_SOURCE_REV= "$@" 2>&1); }
+# GitLab sets GITLAB_USER_* to whoever started the job; the promote job
+# commits as that user
+run_job() {
+  (cd "$repo" && "$gcl" --file .gitlab-ci-shell.yml --shell-executor-no-image \
+    --variable "GITLAB_USER_NAME=Release Manager" --variable GITLAB_USER_EMAIL=release@example.com "$@" 2>&1)
+}
 
 out=$(run_job plan-preprod) || true
 if grep -q "dlt-node.backend" <<<"$out" && grep -q '3.1.0 -> 3.2.0' <<<"$out" && grep -q "PASS.*plan-preprod" <<<"$out"; then
@@ -121,23 +128,34 @@ fi
 base=$(git -C "$repo" rev-parse HEAD~1)
 out=$(run_job manifest-diff --variable CI_PIPELINE_SOURCE=merge_request_event \
   --variable "CI_MERGE_REQUEST_DIFF_BASE_SHA=$base") || true
-report=$repo/manifest-diff.md
+report=$repo/manifest-diff.html
 # ground truth of that commit: 12 prod apps (new chart versions) and one
 # preprod node app (its values) changed, of 45; nothing failed to render
-if [ -s "$report" ] && grep -q "13 of 45 apps differ" "$report" && grep -q "dlt-node-beta-frontend-preprod" "$report" &&
-  ! grep -qi "failed to render" "$report" && grep -q "PASS.*manifest-diff" <<<"$out"; then
-  ok "manifest-diff: report artifact, 13 of 45 apps changed as the commit says"
+if [ -s "$report" ] && grep -q "<html" "$report" && grep -q "13 of 45 apps differ" "$report" &&
+  grep -q "dlt-node-beta-frontend-preprod" "$report" && ! grep -qi "failed to render" "$report" &&
+  grep -q "PASS.*manifest-diff" <<<"$out"; then
+  ok "manifest-diff: HTML report artifact, 13 of 45 apps changed as the commit says"
 else
   fail "manifest-diff:"$'\n'"$out"$'\n'"$(head -40 "$report" 2>/dev/null)"
 fi
 
+# main moves after the pipeline's commit: a build pins a new qa backend
+# image with [skip ci]. The job must promote qa as it is on main now.
+git clone -q "file://$work/remote.git" "$work/other"
+sed -i 's/imageTag: "v2.2.0"/imageTag: "v2.7.0"/' "$work/other/versions/qa.yaml"
+git -C "$work/other" commit -qam "chore(qa): pin dlt-node.backend.imageTag=v2.7.0 [skip ci]"
+git -C "$work/other" push -q origin main
 before=$(git -C "$work/remote.git" rev-parse main)
 out=$(run_job promote-preprod) || true
 after=$(git -C "$work/remote.git" rev-parse main)
 msg=$(git -C "$work/remote.git" log -1 --format=%s main)
+author=$(git -C "$work/remote.git" log -1 --format='%an <%ae>' main)
+from=$(git -C "$work/remote.git" log -1 --format=%B main | sed -n 's/^Promoted-From: //p')
 if [ "$before" != "$after" ] && [ "$msg" = "chore(preprod): promote versions from qa [skip ci]" ] &&
-  git -C "$work/remote.git" show main:versions/preprod.yaml | grep -q 'chartVersion: "3.2.0"'; then
-  ok "promote-preprod: checked preprod, pushed \"$msg\" to the remote"
+  [ "$author" = "Release Manager <release@example.com>" ] && [ "$from" = "qa@$before" ] &&
+  git -C "$work/remote.git" show main:versions/preprod.yaml | grep -q 'chartVersion: "3.2.0"' &&
+  git -C "$work/remote.git" show main:versions/preprod.yaml | grep -q 'imageTag: "v2.7.0"'; then
+  ok "promote-preprod: checked preprod, pushed \"$msg\" by $author, qa read at origin/main"
 else
   fail "promote-preprod (remote main $before -> $after, \"$msg\"):"$'\n'"$out"
 fi
