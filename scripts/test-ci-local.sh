@@ -110,10 +110,12 @@ else
   fail "GitOps repo pipeline: $out"
 fi
 node "$root/scripts/ci_pipeline.js" shell-jobs "$repo/.gitlab-ci-local/expanded-gitlab-ci.yml" "$repo/.gitlab-ci-shell.yml"
-# GitLab sets GITLAB_USER_* to whoever started the job; the promote job
-# commits as that user
+# As GitLab's runner leaves it: the pipeline's commit checked out detached,
+# CI_COMMIT_BRANCH naming the branch, GITLAB_USER_* whoever started the job
+# (the promote job commits as that user).
+git -C "$repo" checkout -q --detach
 run_job() {
-  (cd "$repo" && "$gcl" --file .gitlab-ci-shell.yml --shell-executor-no-image \
+  (cd "$repo" && "$gcl" --file .gitlab-ci-shell.yml --shell-executor-no-image --variable CI_COMMIT_BRANCH=main \
     --variable "GITLAB_USER_NAME=Release Manager" --variable GITLAB_USER_EMAIL=release@example.com "$@" 2>&1)
 }
 
