@@ -42,10 +42,10 @@ test-short:
 # The live diff against a real kube-apiserver and etcd (build tag live).
 # scripts/kube-build.sh builds both from the Go module proxy once into
 # ~/.cache/gitops-promote/kube/ (10-20 min cold, see README); the tests
-# generate their GitOps repo with $(SHARED)/bench/gen_gitops_repo.py.
+# generate their GitOps repo with scripts/gen_gitops_repo.py.
 test-live:
 	./scripts/kube-build.sh >/dev/null
-	KUBE_ASSETS="$$(./scripts/kube-build.sh)" SHARED="$(abspath $(SHARED))" \
+	KUBE_ASSETS="$$(./scripts/kube-build.sh)" \
 		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/
 
 # The HTML report in a real browser: Debian's headless chromium (installed
@@ -71,7 +71,7 @@ bench: build
 # The HTML report on generated 12- and 50-node promotions: size, time to
 # render in chromium, and the screenshots of docs/ (see docs/benchmarks.md).
 bench-html: build
-	SHARED=$(SHARED) BENCH_ONLY=html BENCH_MANIFESTDIFF=0 ./scripts/bench.sh
+	BENCH_ONLY=html BENCH_MANIFESTDIFF=0 ./scripts/bench.sh
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }

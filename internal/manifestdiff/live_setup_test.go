@@ -24,8 +24,8 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/testutil/kubeserver"
 )
 
-// liveRepo is a repository written by the bench generator
-// (shared/bench/gen_gitops_repo.py, as the spec lays it out), with its
+// liveRepo is a repository written by the project's generator
+// (scripts/gen_gitops_repo.py, the layout of our users' spec), with its
 // packaged charts.
 type liveRepo struct {
 	fs     fstest.MapFS
@@ -36,13 +36,9 @@ type liveRepo struct {
 // and makes qa (and, through an unreachable context, preprod) live envs.
 func generateRepo(t *testing.T) liveRepo {
 	t.Helper()
-	shared := os.Getenv("SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
-	gen := filepath.Join(shared, "bench", "gen_gitops_repo.py")
-	if _, err := os.Stat(gen); err != nil {
-		t.Fatalf("the repository generator is needed (set SHARED to the shared/ directory): %v", err)
+	gen, err := filepath.Abs(filepath.Join("..", "..", "scripts", "gen_gitops_repo.py"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := t.TempDir()
 	cmd := exec.Command("python3", gen, "--out", out, "--nodes", "2", "--envs", "qa,preprod", "--helm-url", "http://127.0.0.1:9/charts")
@@ -51,7 +47,7 @@ func generateRepo(t *testing.T) liveRepo {
 	}
 	src := os.DirFS(filepath.Join(out, "repo"))
 	m := fstest.MapFS{}
-	err := fs.WalkDir(src, ".", func(p string, e fs.DirEntry, err error) error {
+	err = fs.WalkDir(src, ".", func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return err
 		}
