@@ -1,0 +1,60 @@
+package scrub
+
+import "regexp"
+
+// positionForms locate a problem without holding a value: Helm and Go
+// template positions, YAML lines, schema pointers and the schema's own
+// words. They stay readable: no quoted-span masking and no short-value
+// masking inside them (long values are still masked there).
+var positionForms = compileAll(
+	`template: [^\s:"']+(?::\d+){1,2}:`,
+	`executing "[^"]*" at <[.$\w]*>:`,
+	`executing "[^"]*" at <`,
+	`(?:execution|parse) error at \([^()\s]+\):`,
+	`YAML parse error on [^\s:]+:`,
+	`\bline \d+(?::\d+)?`,
+	`- at '(?:[^'\\]|\\.)*':`,
+	`value must be (?:one of )?'(?:[^'\\]|\\.)*'(?:, '(?:[^'\\]|\\.)*')*`,
+	`(?:missing propert(?:y|ies)|additional properties|properties) '(?:[^'\\]|\\.)*'(?:, '(?:[^'\\]|\\.)*')*`,
+	`does not match pattern '(?:[^'\\]|\\.)*'`,
+)
+
+// valueForms are messages known to quote a value, rendered content or an
+// input line; the group "v" is always masked, whatever the Set holds.
+var valueForms = compileAll(
+	`unknown anchor '(?P<v>[^']*)' referenced`,
+	"cannot (?:decode|unmarshal) !!\\w+ `(?P<v>[^`]*)`",
+	`'(?P<v>(?:[^'\\]|\\.)*)' does not match pattern`,
+	`'(?P<v>(?:[^'\\]|\\.)*)' is not valid [\w-]+`,
+	`invalid literal source (?P<v>.*), expected key=value`,
+	`invalid map key: (?P<v>.*)$`,
+	`has invalid utf8 bytes : (?P<v>.*)$`,
+	`cannot parse template "(?P<v>(?:[^"\\]|\\.)*)"`,
+	`function "(?P<v>[^"]*)" not defined`,
+)
+
+func compileAll(exprs ...string) []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(exprs))
+	for i, e := range exprs {
+		out[i] = regexp.MustCompile(e)
+	}
+	return out
+}
+
+// knownForms returns the value slots to mask and the positions to keep.
+func knownForms(msg string) (slots, positions []span) {
+	for _, re := range positionForms {
+		for _, m := range re.FindAllStringIndex(msg, -1) {
+			positions = append(positions, span{m[0], m[1]})
+		}
+	}
+	for _, re := range valueForms {
+		v := re.SubexpIndex("v")
+		for _, m := range re.FindAllStringSubmatchIndex(msg, -1) {
+			if m[2*v] >= 0 && m[2*v+1] > m[2*v] {
+				slots = append(slots, span{m[2*v], m[2*v+1]})
+			}
+		}
+	}
+	return slots, positions
+}
