@@ -63,32 +63,42 @@ type Parameter struct {
 // Helm renders req.Chart and returns the bytes `helm template` prints for
 // the same inputs: the manifests (CRDs first unless SkipCrds) in Helm's
 // install order, then every hook as "---\n# Source: <path>\n<manifest>".
+// A failure is an *Error whose text never shows an input value.
 func Helm(ctx context.Context, req Request) ([]byte, error) {
+	out, ch, rerr := helmRender(ctx, req)
+	if rerr != nil {
+		rerr.secrets = inputSecrets(req, ch)
+		return nil, rerr
+	}
+	return out, nil
+}
+
+func helmRender(ctx context.Context, req Request) ([]byte, *chart.Chart, *Error) {
 	rerr := &Error{Release: releaseName(req)}
 	if err := ctx.Err(); err != nil {
-		return nil, rerr.wrap(err)
+		return nil, nil, rerr.wrap(err)
 	}
 	ch, err := loader.LoadArchive(bytes.NewReader(req.Chart))
 	if err != nil {
-		return nil, rerr.wrap(fmt.Errorf("load chart: %w", err))
+		return nil, nil, rerr.wrap(fmt.Errorf("load chart: %w", err))
 	}
 	rerr.Chart = ch.Name() + "-" + ch.Metadata.Version
 	if err := checkInstallable(ch); err != nil {
-		return nil, rerr.wrap(err)
+		return nil, ch, rerr.wrap(err)
 	}
-	vals, err := mergeValues(req, rerr)
-	if err != nil {
-		return nil, err
+	vals, verr := mergeValues(req, rerr)
+	if verr != nil {
+		return nil, ch, verr
 	}
 	client, err := newInstall(req)
 	if err != nil {
-		return nil, rerr.wrap(err)
+		return nil, ch, rerr.wrap(err)
 	}
 	rel, err := client.RunWithContext(ctx, ch, vals)
 	if err != nil {
-		return nil, rerr.wrap(err)
+		return nil, ch, rerr.wrap(err)
 	}
-	return templateOutput(rel, req.SkipTests), nil
+	return templateOutput(rel, req.SkipTests), ch, nil
 }
 
 // newInstall configures an install action exactly as `helm template`

@@ -15,7 +15,7 @@ const valuesSource = "helm.values"
 // for `helm template -f ... --values <helm.values> --set ... --set-string
 // ... --set-file ...`, but from bytes: values.Options would read paths from disk (and
 // stdin or URLs), which this package must never do.
-func mergeValues(req Request, rerr *Error) (map[string]interface{}, error) {
+func mergeValues(req Request, rerr *Error) (map[string]interface{}, *Error) {
 	base := map[string]interface{}{}
 	files := req.ValueFiles
 	if len(req.Values) > 0 {
