@@ -46,7 +46,7 @@ func TestHelmErrorsNeverShowValues(t *testing.T) {
 			Values: []byte("replicas: !!int " + planted + "\n")},
 			[]string{`values "helm.values"`, "cannot decode !!str `***` as a !!int"}},
 		{"values.schema.json pattern", Request{
-			Chart: demoWith(t, map[string]string{"values.schema.json": `{"properties": {"password": {"type": "string", "pattern": "^x+$"}}}`}),
+			Chart:      demoWith(t, map[string]string{"values.schema.json": `{"properties": {"password": {"type": "string", "pattern": "^x+$"}}}`}),
 			Parameters: []Parameter{{Name: "password", Value: planted, ForceString: true}}},
 			[]string{"- at '/password': '***' does not match pattern '^x+$'"}},
 		{"fail interpolating a value", Request{
@@ -62,7 +62,7 @@ func TestHelmErrorsNeverShowValues(t *testing.T) {
 			FileParameters: []NamedBytes{{"pw", []byte(planted)}}},
 			[]string{"execution error at (demo/templates/x.yaml:1:3): need x, got"}},
 		{"tpl of a value", Request{
-			Chart:      demoWith(t, map[string]string{"templates/x.yaml": `{{ tpl .Values.pw . }}`}),
+			Chart:  demoWith(t, map[string]string{"templates/x.yaml": `{{ tpl .Values.pw . }}`}),
 			Values: []byte("pw: '{{ " + planted + " }}'\n")},
 			[]string{`template: demo/templates/x.yaml:1:3: executing "demo/templates/x.yaml" at <tpl .Values.pw .>: error calling tpl`}},
 		{"invalid map key from a value", Request{
