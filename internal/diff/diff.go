@@ -106,13 +106,13 @@ func diffOne(key string, b, h, a *Resource, opt Options) ResourceDiff {
 	gen := map[string]bool{}
 	var genPaths []path
 	if h != nil && a != nil {
-		genPaths = leafDiff(ho, ao, nil)
+		genPaths = leafDiff(ho, ao)
 		for _, p := range genPaths {
 			gen[p.String()] = true
 			rd.Generated = append(rd.Generated, p.String())
 		}
 	}
-	fields := sensitiveFields(rd.Kind, bo, ho, gen)
+	fields := sensitiveFields(bo, ho, gen)
 	rd.SecretKeys = secretKeys(fields)
 	for _, p := range genPaths {
 		setAt(bo, p, GeneratedPlaceholder)

@@ -10,6 +10,8 @@ import (
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"))
 	f.Add([]byte("---\n# Source: x\n--- {kind: List, items: [{kind: A, metadata: {name: b}}]}\n...\n"))
+	f.Add([]byte("kind: Secret\nstringData: {pw: &p X}\nmetadata: {name: s, annotations: {c: *p, *p : 1}}\n"))
+	f.Add([]byte("kind: List\nitems: [{kind: List, items: [{kind: Secret, metadata: {name: &n a}, data: {k: *n}}]}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rs, err := Parse(data, "ns")
 		if err != nil {
@@ -24,6 +26,10 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		Resources(nil, rs, rs, Options{Ignore: []string{"metadata.labels.a.b", "*"}})
-		Resources(rs, nil, nil, Options{})
+		for _, d := range Resources(rs, nil, nil, Options{}) {
+			if strings.Contains(d.Diff, taintPrefix) || strings.Contains(d.Key(), taintPrefix) {
+				t.Fatalf("taint marker reached the output:\n%q", d.Diff)
+			}
+		}
 	})
 }

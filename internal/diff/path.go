@@ -189,36 +189,51 @@ func applyIgnore(obj map[string]any, rules []string) {
 
 // leafDiff lists the deepest paths where a and b differ. A list whose length
 // changed counts as one differing path: its elements cannot be paired.
-func leafDiff(a, b any, at path) []path {
+// One path stack is shared by the whole walk and copied only for a
+// result, so the cost is linear in the objects' size whatever their depth.
+func leafDiff(a, b any) []path {
+	w := &diffWalk{}
+	w.walk(a, b)
+	return w.out
+}
+
+type diffWalk struct {
+	stack path
+	out   []path
+}
+
+func (w *diffWalk) emit() { w.out = append(w.out, append(path(nil), w.stack...)) }
+
+func (w *diffWalk) walk(a, b any) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
-		var out []path
 		for _, k := range unionKeys(am, bm) {
 			ea, ina := am[k]
 			eb, inb := bm[k]
-			p := at.with(seg{key: k})
+			w.stack = append(w.stack, seg{key: k})
 			if ina && inb {
-				out = append(out, leafDiff(ea, eb, p)...)
+				w.walk(ea, eb)
 			} else {
-				out = append(out, p)
+				w.emit()
 			}
+			w.stack = w.stack[:len(w.stack)-1]
 		}
-		return out
+		return
 	}
 	al, aok := a.([]any)
 	bl, bok := b.([]any)
 	if aok && bok && len(al) == len(bl) {
-		var out []path
 		for i := range al {
-			out = append(out, leafDiff(al[i], bl[i], at.with(seg{idx: i, isIdx: true}))...)
+			w.stack = append(w.stack, seg{idx: i, isIdx: true})
+			w.walk(al[i], bl[i])
+			w.stack = w.stack[:len(w.stack)-1]
 		}
-		return out
+		return
 	}
-	if reflect.DeepEqual(a, b) {
-		return nil
+	if !reflect.DeepEqual(a, b) {
+		w.emit()
 	}
-	return []path{at}
 }
 
 func unionKeys(a, b map[string]any) []string {

@@ -52,56 +52,102 @@ func placeholder(status string, s side) string {
 // redactedField is one value to redact: its path and how it changed.
 type redactedField struct {
 	path   path
-	key    string // the SecretKeyChange key; "" for non-secret fields
+	key    string // the SecretKeyChange key; "" for other sensitive values
 	status string
 }
 
 // sensitiveFields finds every value to redact in base and head and compares
-// them in memory. gen holds the generated paths (head vs headAgain).
-func sensitiveFields(kind string, base, head map[string]any, gen map[string]bool) []redactedField {
-	var out []redactedField
-	if isSecret(kind) {
-		for _, f := range secretFields {
-			out = append(out, secretField(f, base, head, gen)...)
-		}
+// them in memory. gen holds the generated paths (head vs headAgain). What
+// is sensitive, wherever it is in the object: a Secret's data and
+// stringData values (the resource or a Secret nested in it), any
+// last-applied-configuration annotation, and any copy of those made
+// through a YAML alias (tainted at Parse).
+func sensitiveFields(base, head map[string]any, gen map[string]bool) []redactedField {
+	found := map[string]redactedField{}
+	var order []string
+	for _, obj := range []map[string]any{base, head} {
+		w := &sensitiveWalk{found: found, order: &order}
+		w.walk(obj)
 	}
-	p := path{{key: "metadata"}, {key: "annotations"}, {key: LastAppliedAnnotation}}
-	if st, ok := compareAt(base, head, p, gen); ok {
-		out = append(out, redactedField{path: p, status: st})
-	}
-	return out
-}
-
-// secretField compares one of data/stringData key by key. A field that is
-// not a map (malformed, but possible) is treated as a single value.
-func secretField(field string, base, head map[string]any, gen map[string]bool) []redactedField {
-	fp := path{{key: field}}
-	bm, bIsMap := mapAt(base, fp)
-	hm, hIsMap := mapAt(head, fp)
-	if !bIsMap || !hIsMap {
-		if st, ok := compareAt(base, head, fp, gen); ok {
-			return []redactedField{{path: fp, key: field, status: st}}
-		}
-		return nil
-	}
-	var out []redactedField
-	for _, k := range unionKeys(bm, hm) {
-		p := fp.with(seg{key: k})
-		st, _ := compareAt(base, head, p, gen)
-		out = append(out, redactedField{path: p, key: field + "." + k, status: st})
+	out := make([]redactedField, 0, len(order))
+	for _, k := range order {
+		f := found[k]
+		f.status, _ = compareAt(base, head, f.path, gen)
+		out = append(out, f)
 	}
 	return out
 }
 
-// mapAt returns the map at p; a missing value counts as an empty map so a
-// Secret that gains its first key compares key by key.
-func mapAt(obj map[string]any, p path) (map[string]any, bool) {
-	v, ok := getAt(obj, p)
-	if !ok || v == nil {
-		return map[string]any{}, true
+// sensitiveWalk collects sensitive paths with one shared path stack, so a
+// deep object costs its size, not its size times its depth.
+type sensitiveWalk struct {
+	stack path
+	found map[string]redactedField
+	order *[]string
+}
+
+func (w *sensitiveWalk) add(key string) {
+	p := append(path(nil), w.stack...)
+	s := p.String()
+	if _, ok := w.found[s]; !ok {
+		w.found[s] = redactedField{path: p, key: key}
+		*w.order = append(*w.order, s)
 	}
+}
+
+func (w *sensitiveWalk) walk(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		secret := isSecret(kindOf(t))
+		for _, k := range sortedKeys(t) {
+			w.stack = append(w.stack, seg{key: k})
+			switch e := t[k]; {
+			case k == LastAppliedAnnotation:
+				w.add("")
+			case secret && (k == "data" || k == "stringData"):
+				w.secretField(e)
+			case tainted(e):
+				w.add("")
+			default:
+				w.walk(e)
+			}
+			w.stack = w.stack[:len(w.stack)-1]
+		}
+	case []any:
+		for i, e := range t {
+			w.stack = append(w.stack, seg{idx: i, isIdx: true})
+			if tainted(e) {
+				w.add("")
+			} else {
+				w.walk(e)
+			}
+			w.stack = w.stack[:len(w.stack)-1]
+		}
+	}
+}
+
+// secretField records a Secret's data or stringData key by key; a field
+// that is not a map (malformed, but possible) is one value. Keys are named
+// "data.<key>" on the resource itself and by their full path when the
+// Secret is nested.
+func (w *sensitiveWalk) secretField(v any) {
 	m, ok := v.(map[string]any)
-	return m, ok
+	if !ok {
+		if v != nil {
+			w.add(w.stack.String())
+		}
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		w.stack = append(w.stack, seg{key: k})
+		w.add(w.stack.String())
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+}
+
+func kindOf(m map[string]any) string {
+	k, _ := m["kind"].(string)
+	return k
 }
 
 // compareAt returns the status of the value at p; ok is false when neither
@@ -136,10 +182,37 @@ func isGenerated(p path, gen map[string]bool) bool {
 	return false
 }
 
-// redact overwrites every sensitive value of obj with its placeholder.
+// redact overwrites every sensitive value of obj with its placeholder,
+// then, as a last guard, any tainted copy left (one under a path that
+// went away), so that no marked value can reach serialisation.
 func redact(obj map[string]any, fields []redactedField, s side) {
 	for _, f := range fields {
 		setAt(obj, f.path, placeholder(f.status, s))
+	}
+	sweepTainted(obj, 0)
+}
+
+func sweepTainted(v any, depth int) {
+	if depth > maxDepth+8 {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if tainted(e) {
+				t[k] = placeholder(KeyUnchanged, sideBase)
+			} else {
+				sweepTainted(e, depth+1)
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if tainted(e) {
+				t[i] = placeholder(KeyUnchanged, sideBase)
+			} else {
+				sweepTainted(e, depth+1)
+			}
+		}
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 type Resource struct {
 	APIVersion, Kind, Namespace, Name string
 	// Object is the parsed document. It still holds secret values: never
-	// print it; Resources redacts before serialising.
+	// print it; Resources redacts before serialising. A value copied out
+	// of a Secret's data through a YAML alias is a string starting with
+	// an unprintable marker (see taint.go).
 	Object map[string]any
 	// Source is the template path from Helm's "# Source:" comment, if any.
 	Source string
@@ -106,6 +108,7 @@ func Parse(manifests []byte, defaultNamespace string) ([]Resource, error) {
 }
 
 func newResource(obj map[string]any, source, where, defaultNamespace string) (Resource, error) {
+	untaintIdentity(obj)
 	r := Resource{Object: obj, Source: source}
 	r.APIVersion, _ = obj["apiVersion"].(string)
 	r.Kind, _ = obj["kind"].(string)
@@ -125,4 +128,21 @@ func newResource(obj map[string]any, source, where, defaultNamespace string) (Re
 		meta["namespace"] = defaultNamespace
 	}
 	return r, nil
+}
+
+// untaintIdentity shows a resource's identity even when a Secret value was
+// copied into it through an alias: kind, apiVersion, name and namespace
+// name the resource in every output, as a Secret's keys do.
+func untaintIdentity(obj map[string]any) {
+	untaint := func(m map[string]any, k string) {
+		if s, ok := m[k].(string); ok && tainted(s) {
+			m[k] = strings.TrimPrefix(s, taintPrefix)
+		}
+	}
+	untaint(obj, "apiVersion")
+	untaint(obj, "kind")
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		untaint(meta, "name")
+		untaint(meta, "namespace")
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // document is one "---"-separated chunk of a manifest stream.
@@ -86,9 +88,22 @@ func sourceComment(text string) string {
 	return ""
 }
 
-// decode parses the document into objects, flattening a List. list reports
-// whether the objects came from a List's items.
+// Bounds on one rendered document, so that a hostile or broken chart
+// fails its own app with a clear error instead of exhausting memory. The
+// API server refuses objects past ~1.5 MiB (etcd's request limit) and real
+// manifests nest a few dozen levels, CRD schemas included.
+const (
+	maxDocumentBytes = 8 << 20
+	maxDepth         = 256
+)
+
+// decode parses the document into objects, flattening Lists at any depth.
+// list reports whether the objects came from a List's items. YAML errors
+// are scrubbed: they can quote rendered content.
 func (d document) decode() (objs []map[string]any, list bool, err error) {
+	if len(d.text) > maxDocumentBytes {
+		return nil, false, fmt.Errorf("%s: larger than %d MiB", d.describe(), maxDocumentBytes>>20)
+	}
 	dec := yaml.NewDecoder(strings.NewReader(d.text))
 	for {
 		var n yaml.Node
@@ -97,12 +112,18 @@ func (d document) decode() (objs []map[string]any, list bool, err error) {
 			return objs, list, nil
 		}
 		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
+		}
+		if tooDeep(&n, 0) {
+			return nil, false, fmt.Errorf("%s: nested deeper than %d levels", d.describe(), maxDepth)
+		}
+		if err := taint(&n); err != nil {
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
 		}
 		keepTimestamps(&n)
 		var v any
 		if err := n.Decode(&v); err != nil {
-			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
+			return nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
 		}
 		if v == nil {
 			continue
@@ -111,7 +132,7 @@ func (d document) decode() (objs []map[string]any, list bool, err error) {
 		if !ok {
 			return nil, false, fmt.Errorf("%s: not a mapping", d.describe())
 		}
-		items, isList, err := listItems(m)
+		items, isList, err := listItems(m, 0)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
 		}
@@ -124,13 +145,35 @@ func (d document) decode() (objs []map[string]any, list bool, err error) {
 	}
 }
 
+// noValues drops what a YAML error quotes of the document (an unknown
+// anchor's name, an undecodable scalar): rendered content may be a Secret.
+func noValues(err error) error { return (*scrub.Set)(nil).Error(err) }
+
+// tooDeep reports whether n nests deeper than maxDepth; it stops looking
+// at that depth, so its cost is bounded by the document's size.
+func tooDeep(n *yaml.Node, depth int) bool {
+	if depth > maxDepth {
+		return true
+	}
+	for _, c := range n.Content {
+		if tooDeep(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // listItems flattens kind List (and typed lists such as ConfigMapList), as
-// kubectl does.
-func listItems(m map[string]any) ([]map[string]any, bool, error) {
+// kubectl does, and a List inside a List at any depth, so that every
+// object inside is diffed and redacted as a resource of its own.
+func listItems(m map[string]any, depth int) ([]map[string]any, bool, error) {
 	kind, _ := m["kind"].(string)
 	raw, hasItems := m["items"]
 	if !strings.HasSuffix(kind, "List") || !hasItems {
 		return nil, false, nil
+	}
+	if depth > maxDepth {
+		return nil, false, fmt.Errorf("lists nested deeper than %d levels", maxDepth)
 	}
 	if raw == nil {
 		return nil, true, nil
@@ -144,6 +187,14 @@ func listItems(m map[string]any) ([]map[string]any, bool, error) {
 		im, ok := it.(map[string]any)
 		if !ok {
 			return nil, false, fmt.Errorf("%s item %d is not a mapping", kind, i+1)
+		}
+		inner, isList, err := listItems(im, depth+1)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s item %d: %w", kind, i+1, err)
+		}
+		if isList {
+			out = append(out, inner...)
+			continue
 		}
 		out = append(out, im)
 	}
