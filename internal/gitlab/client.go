@@ -13,11 +13,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // Sentinels, matched with errors.Is.
@@ -73,7 +76,7 @@ func New(opt Options) (*Client, error) {
 		return nil, errors.New("gitlab client: no api url given (CI_API_V4_URL)")
 	}
 	if !strings.HasPrefix(opt.BaseURL, "http://") && !strings.HasPrefix(opt.BaseURL, "https://") {
-		return nil, fmt.Errorf("gitlab client: api url %q must start with http:// or https://", opt.BaseURL)
+		return nil, fmt.Errorf("gitlab client: api url %q must start with http:// or https://", scrub.URL(opt.BaseURL))
 	}
 	if opt.MaxRetries <= 0 {
 		opt.MaxRetries = 5
@@ -84,10 +87,11 @@ func New(opt Options) (*Client, error) {
 	if opt.Sleep == nil {
 		opt.Sleep = sleepCtx
 	}
-	hc := opt.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
+	base, err := url.Parse(opt.BaseURL)
+	if err != nil || base.Host == "" {
+		return nil, fmt.Errorf("gitlab client: api url %s is not a URL", scrub.URL(opt.BaseURL))
 	}
+	hc := homeOnly(opt.HTTP, base)
 	// client-go's own retries use real timers and an unbounded total wait;
 	// ours replace them. The URL logger goes first: it would otherwise warn
 	// on slog's default handler while the base URL is set.
@@ -99,11 +103,46 @@ func New(opt Options) (*Client, error) {
 		gl.WithUserAgent("gitops-promote"),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("gitlab client for %s: %s", opt.BaseURL, redact(err.Error(), opt.Token))
+		return nil, fmt.Errorf("gitlab client for %s: %s", scrub.URL(opt.BaseURL), redact(err.Error(), opt.Token))
 	}
 	return &Client{gl: c, token: opt.Token, retry: retryPolicy{
 		maxRetries: opt.MaxRetries, maxWait: opt.MaxWait, sleep: opt.Sleep,
 	}}, nil
+}
+
+// homeOnly returns a copy of hc (nil: a default client) that sends the
+// token to the configured GitLab only. Go keeps every header but
+// Authorization and Cookie on a redirect to another host, so a 302 would
+// hand PRIVATE-TOKEN to whoever it points at: a redirect that leaves the
+// API's origin is refused (scrub.ErrOffOrigin, naming both hosts), and the
+// transport refuses any request to another origin whatever asked for it.
+func homeOnly(hc *http.Client, base *url.URL) *http.Client {
+	if hc == nil {
+		hc = &http.Client{Timeout: 60 * time.Second}
+	}
+	c := scrub.RefuseOffOrigin(hc)
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c.Transport = &homeTransport{home: base, next: next}
+	return c
+}
+
+type homeTransport struct {
+	home *url.URL
+	next http.RoundTripper
+}
+
+func (t *homeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !scrub.SameOrigin(t.home, req.URL) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, fmt.Errorf("%w: the gitlab api is %s://%s, not %s://%s", scrub.ErrOffOrigin,
+			t.home.Scheme, t.home.Host, req.URL.Scheme, req.URL.Host)
+	}
+	return t.next.RoundTrip(req)
 }
 
 // projectID turns CI_PROJECT_ID into what client-go expects: a number

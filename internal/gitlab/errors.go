@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // scopeHint says what a token needs, since the API's own 401/403 bodies do
@@ -75,12 +77,13 @@ func (c *Client) message(err error) string {
 	return s
 }
 
-// redact removes the token from s, in case a server or proxy echoes it.
+// redact removes the token from s, in case a server or proxy echoes it:
+// raw, URL-escaped and in base64 (an echoed "Authorization: Basic" of
+// oauth2:TOKEN), as scrub masks every credential.
 func redact(s, token string) string {
-	if len(token) < 4 {
-		return s
-	}
-	return strings.ReplaceAll(s, token, "[redacted]")
+	var set scrub.Set
+	set.AddCredential("", token)
+	return set.Text(s)
 }
 
 // apiMessage reads GitLab's error body: {"message": "..."}, {"message":

@@ -77,7 +77,7 @@ func TestErrorsNeverCarryTheToken(t *testing.T) {
 	c := fakeClient(t, f, nil)
 	f.FailNextBody("GET", "mr", 400, nil, `{"message":"bad header PRIVATE-TOKEN: `+fakeToken+`\nsecond line"}`)
 	_, err := c.UpsertNote(context.Background(), MR{Project: "group/project", IID: 7}, testMarker, []string{"x"})
-	checkOneLine(t, err, "[redacted]", "400")
+	checkOneLine(t, err, "***", "400")
 }
 
 func TestNewValidatesOptions(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // retryPolicy bounds retries by count and by total time slept, so a CI job
@@ -72,6 +74,9 @@ func (c *Client) call(ctx context.Context, op string, t target, idempotent bool,
 }
 
 func retryable(resp *gl.Response, err error, idempotent bool) bool {
+	if errors.Is(err, scrub.ErrOffOrigin) {
+		return false // a redirect elsewhere is configuration, not weather
+	}
 	if resp != nil {
 		s := resp.StatusCode
 		return s == http.StatusTooManyRequests || (s >= 500 && s != http.StatusNotImplemented)
