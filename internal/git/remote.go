@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/http"
 	"github.com/go-git/go-git/v5/plumbing/transport/ssh"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // Push pushes commit to remote's refs/heads/<branch>, never forcing. A
@@ -109,10 +111,13 @@ func (r *Repo) RemoteURL(remote string) (string, error) {
 	return stripUserinfo(urls[0]), nil
 }
 
+// stripUserinfo drops a URL's user and password; a URL that does not
+// parse (a password holding '/', '#' or a space) gets them masked without
+// parsing, so the password never reaches a message.
 func stripUserinfo(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil || u.Scheme == "" {
-		return scrub(raw, nil)
+		return scrub.URL(raw)
 	}
 	u.User = nil
 	return u.String()
@@ -124,7 +129,11 @@ func stripUserinfo(raw string) string {
 func AuthFor(remoteURL, token string) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(remoteURL)
 	if err != nil {
-		return nil, fmt.Errorf("parsing remote URL %s: %w", stripUserinfo(remoteURL), err)
+		// url.Parse quotes the whole URL in its error: mask the userinfo
+		// there too, found without parsing
+		var s scrub.Set
+		s.AddURL(remoteURL)
+		return nil, fmt.Errorf("parsing remote URL %s: %s", scrub.URL(remoteURL), s.Foreign(err.Error()))
 	}
 	switch ep.Protocol {
 	case "http", "https":

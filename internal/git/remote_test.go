@@ -143,10 +143,10 @@ func TestScrub(t *testing.T) {
 		{"ssh://git@host:22/r.git failed", "ssh://***@host:22/r.git failed", nil},
 		{"git@gitlab.com:g/r.git failed", "git@gitlab.com:g/r.git failed", nil},
 		{"token glpat-xyz789 was refused", "token *** was refused", []string{"glpat-xyz789"}},
-		{"short secrets are left: abc", "short secrets are left: abc", []string{"abc"}},
+		{"short secrets are masked as words only: abc, abcd", "short secrets are masked as words only: ***, abcd", []string{"abc"}},
 	}
 	for _, tt := range tests {
-		if got := scrub(tt.in, tt.secrets); got != tt.want {
+		if got := scrubSecrets(tt.in, tt.secrets); got != tt.want {
 			t.Errorf("scrub(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/http"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // netError is an error from the network whose text has been scrubbed of
@@ -44,50 +44,54 @@ func (r *Repo) netError(what string, err error, auth transport.AuthMethod) error
 			e.sentinels = append(e.sentinels, s)
 		}
 	}
-	e.msg = scrub(strings.TrimSpace(fmt.Sprintf("%s: %v", what, err)), r.secrets(auth))
+	e.msg = scrubText(oneLine(fmt.Sprintf("%s: %v", what, err)), r.secrets(auth))
 	return e
 }
 
-// secrets lists strings that must not appear in messages: the password
-// or token of auth and of any remote URL in the config.
-func (r *Repo) secrets(auth transport.AuthMethod) []string {
-	var out []string
+// secrets collects what must not appear in messages: the password or
+// token of auth, in every encoding it travels in (an HTTP 401 body may
+// echo the Authorization header, base64 of "oauth2:TOKEN"), and the
+// userinfo of every remote URL in the config, found without parsing so a
+// password holding '/', '#' or a space is still found.
+func (r *Repo) secrets(auth transport.AuthMethod) *scrub.Set {
+	s := &scrub.Set{}
 	switch a := auth.(type) {
 	case *http.BasicAuth:
-		out = append(out, a.Password)
+		s.AddCredential(a.Username, a.Password)
 	case *http.TokenAuth:
-		out = append(out, a.Token)
+		s.AddCredential("", a.Token)
 	}
 	if cfg, err := r.repo.Config(); err == nil {
 		for _, rem := range cfg.Remotes {
 			for _, raw := range rem.URLs {
-				if u, err := url.Parse(raw); err == nil && u.User != nil {
-					p, _ := u.User.Password()
-					out = append(out, p, u.User.Username())
-				}
+				s.AddURL(raw)
 			}
 		}
 	}
-	return out
+	return s
 }
 
-var urlUserinfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@"']+@`)
-
-// minSecretLen keeps a short secret (or a user name such as "git") from
-// turning every occurrence of a common word into "***".
-const minSecretLen = 6
-
-// scrub replaces the userinfo of any URL in msg, and every listed secret,
-// with "***".
-func scrub(msg string, secrets []string) string {
-	msg = urlUserinfo.ReplaceAllString(msg, "${1}***@")
-	for _, s := range secrets {
-		if len(s) >= minSecretLen {
-			msg = strings.ReplaceAll(msg, s, "***")
-		}
-		if esc := url.QueryEscape(s); esc != s && len(s) >= minSecretLen {
-			msg = strings.ReplaceAll(msg, esc, "***")
+// oneLine joins a server's multi-line answer (go-git puts the body of a
+// 401, 403 or 404 in its error) so that an error stays one line.
+func oneLine(s string) string {
+	var kept []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
 		}
 	}
-	return msg
+	return strings.Join(kept, "; ")
+}
+
+// scrubText hides, in a message, the userinfo of any URL and every given
+// secret in every encoding scrub knows.
+func scrubText(msg string, secrets *scrub.Set) string { return secrets.Text(msg) }
+
+// scrubSecrets is scrubText for a plain list of secrets (passwords, tokens).
+func scrubSecrets(msg string, secrets []string) string {
+	var s scrub.Set
+	for _, v := range secrets {
+		s.AddCredential("", v)
+	}
+	return s.Text(msg)
 }
