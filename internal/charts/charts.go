@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // Sentinels callers branch on; every error this package returns for these
@@ -66,10 +68,14 @@ type Client struct {
 
 func (c *Client) init() {
 	c.initOnce.Do(func() {
-		c.httpc = c.HTTP
-		if c.httpc == nil {
-			c.httpc = defaultHTTPClient()
+		hc := c.HTTP
+		if hc == nil {
+			hc = defaultHTTPClient()
 		}
+		// Go keeps Authorization on a redirect to the same host name on
+		// another port, to a subdomain, and from https down to http: a
+		// redirect that leaves the origin carries no credential here.
+		c.httpc = scrub.StripOnRedirect(hc)
 		c.authz = map[string]string{}
 	})
 }

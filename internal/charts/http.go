@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // Size caps guard memory against a hostile or broken server. Large public
@@ -83,20 +85,7 @@ func (c *Client) httpGet(ctx context.Context, r *repoRef, u *url.URL, what strin
 // sameOrigin tells whether u is on the repository's or registry's own
 // scheme, host and port: the only place its credentials or token may go.
 // Same host over plain HTTP does not count.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		effectivePort(a) == effectivePort(b)
-}
-
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if strings.EqualFold(u.Scheme, "http") {
-		return "80"
-	}
-	return "443"
-}
+func sameOrigin(a, b *url.URL) bool { return scrub.SameOrigin(a, b) }
 
 func stripURLCreds(u *url.URL) *url.URL {
 	if u.User == nil {

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // ociDo sends one registry request, answering a 401 challenge once: a
@@ -33,7 +36,9 @@ func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, wh
 		if err != nil {
 			return nil, transportError(r, what, err)
 		}
-		if resp.StatusCode != http.StatusUnauthorized || attempt > 0 {
+		// Only the registry itself may ask for credentials: a 401 from a
+		// host a redirect led to (a blob store) is not answered.
+		if resp.StatusCode != http.StatusUnauthorized || attempt > 0 || !fromRegistry(resp, r) {
 			return resp, nil
 		}
 		challenge := resp.Header.Get("WWW-Authenticate")
@@ -47,6 +52,10 @@ func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, wh
 		c.authz[key] = authz
 		c.authMu.Unlock()
 	}
+}
+
+func fromRegistry(resp *http.Response, r *repoRef) bool {
+	return resp.Request != nil && resp.Request.URL != nil && sameOrigin(resp.Request.URL, r.base)
 }
 
 func (c *Client) cachedAuthz(key string) string {
@@ -81,9 +90,10 @@ func basicAuthz(a Auth) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(a.Username+":"+a.Password))
 }
 
-// bearerToken runs the registry token flow. Credentials go to the realm
-// only over HTTPS (or to a loopback realm): the realm is chosen by the
-// registry's answer, not by the user.
+// bearerToken runs the registry token flow. The realm is chosen by the
+// registry's answer, not by the user, so credentials go there only when
+// realmMayGetCredentials says so; otherwise the token is asked for
+// anonymously, which public registries answer.
 func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, params map[string]string) (string, error) {
 	realm, err := url.Parse(params["realm"])
 	if err != nil || realm.Host == "" || (realm.Scheme != "https" && realm.Scheme != "http") {
@@ -105,7 +115,7 @@ func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, param
 	}
 	req.Header.Set("User-Agent", c.userAgent())
 	creds := c.credentials(r)
-	sentCreds := creds.set() && (realm.Scheme == "https" || registryScheme(realm.Hostname()) == "http")
+	sentCreds := creds.set() && realmMayGetCredentials(r.base, realm)
 	if sentCreds {
 		req.SetBasicAuth(creds.Username, creds.Password)
 	}
@@ -115,6 +125,10 @@ func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, param
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		if creds.set() && !sentCreds {
+			return "", wrapf(ErrAuth, "%s sends token requests to %s://%s, which is not its own host or domain: "+
+				"the credentials were not sent there, and it refused a token without them", r.display, realm.Scheme, realm.Host)
+		}
 		return "", authError(r, "a registry token", resp.StatusCode, sentCreds)
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -135,6 +149,30 @@ func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, param
 		return "", fmt.Errorf("registry %s token service sent no token", r.display)
 	}
 	return "Bearer " + tok, nil
+}
+
+// realmMayGetCredentials decides whether the registry's credentials may
+// go to the token realm its challenge names. Docker, oras and Helm send
+// them to any realm; here the realm must be HTTPS (plain HTTP only for a
+// loopback registry's loopback realm) and on the registry's own host name
+// or under the same registrable domain (registry-1.docker.io and
+// auth.docker.io, registry.gitlab.example.com and gitlab.example.com), by
+// the public suffix list, so a registry under github.io cannot point at
+// another github.io site. An IP address matches only itself.
+func realmMayGetCredentials(registry, realm *url.URL) bool {
+	if realm.Scheme != "https" && !(realm.Scheme == "http" && registryScheme(realm.Hostname()) == "http") {
+		return false
+	}
+	a, b := strings.ToLower(registry.Hostname()), strings.ToLower(realm.Hostname())
+	if a == b {
+		return true
+	}
+	if net.ParseIP(a) != nil || net.ParseIP(b) != nil {
+		return false
+	}
+	da, errA := publicsuffix.EffectiveTLDPlusOne(a)
+	db, errB := publicsuffix.EffectiveTLDPlusOne(b)
+	return errA == nil && errB == nil && da == db
 }
 
 // parseChallenge splits a WWW-Authenticate value into its scheme and

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // repoRef is a parsed repository URL.
@@ -95,24 +97,9 @@ func registryScheme(host string) string {
 	return "https"
 }
 
-func stripUserinfo(s string) string {
-	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok {
-		scheme, rest = "", s
-	}
-	authority, tail, _ := strings.Cut(rest, "/")
-	if i := strings.LastIndex(authority, "@"); i >= 0 {
-		authority = authority[i+1:]
-	}
-	out := authority
-	if tail != "" || strings.Contains(rest, "/") {
-		out += "/" + tail
-	}
-	if ok {
-		out = scheme + "://" + out
-	}
-	return out
-}
+// stripUserinfo masks a URL's userinfo without parsing it: a password
+// holding '/', '#' or a space is what makes parsing fail.
+func stripUserinfo(s string) string { return scrub.URL(s) }
 
 // credentials returns what to send to the repository's own host: the
 // Client's Auth, else credentials written into the repository URL.
