@@ -1,8 +1,10 @@
 package diff
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 )
 
 // Per-key statuses of a Secret. KeyGenerated marks a value that differs
@@ -225,5 +227,47 @@ func secretKeys(fields []redactedField) []SecretKeyChange {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// SensitiveValues returns every value Resources would redact in rs: each
+// Secret's data and stringData values, last-applied-configuration
+// annotations, and alias copies of those. It is for scrubbing error text
+// (scrub.Set.Add), never for output.
+func SensitiveValues(rs []Resource) []string {
+	var out []string
+	for _, r := range rs {
+		found := map[string]redactedField{}
+		var order []string
+		w := &sensitiveWalk{found: found, order: &order}
+		w.walk(r.Object)
+		for _, k := range order {
+			if v, ok := getAt(r.Object, found[k].path); ok {
+				out = appendScalars(out, v, 0)
+			}
+		}
+	}
+	return out
+}
+
+func appendScalars(out []string, v any, depth int) []string {
+	if depth > maxDepth {
+		return out
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for _, e := range t {
+			out = appendScalars(out, e, depth+1)
+		}
+	case []any:
+		for _, e := range t {
+			out = appendScalars(out, e, depth+1)
+		}
+	case string:
+		out = append(out, strings.TrimPrefix(t, taintPrefix))
+	case nil:
+	default:
+		out = append(out, fmt.Sprint(t))
+	}
 	return out
 }

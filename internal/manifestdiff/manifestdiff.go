@@ -99,6 +99,7 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	failed := 0
 	for _, p := range pairs {
 		d.finish(p)
+		d.scrubResult(p)
 		if p.result.Status == report.StatusError {
 			failed++
 		}

@@ -1,0 +1,182 @@
+package manifestdiff
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
+)
+
+// Bounds on what the safety net reads of a kustomize or directory source.
+const (
+	maxScrubFileBytes  = 1 << 20
+	maxScrubTotalBytes = 32 << 20
+)
+
+// scrubResult is the last guard before a pair's report entry leaves this
+// package for the diff, markdown and JSON outputs and the merge request
+// note. Its error is cleaned with every input of the app at both
+// revisions (value files, helm values and parameters, file parameters,
+// the files of its kustomize and directory sources), every Secret value
+// it rendered, and the userinfo of its sources' URLs; its not-rendered
+// note, made of paths and URLs, with the userinfo only. Renderers clean
+// their own errors first (render.Error does); this catches what a
+// renderer, a fetch or discovery lets through. It costs nothing for an
+// app that has neither.
+func (d *Diff) scrubResult(p *pair) {
+	r := &p.result
+	if r.Error == "" && r.NotRendered == "" {
+		return
+	}
+	apps := []*argo.App{p.base, p.head}
+	creds := &scrub.Set{}
+	for _, app := range apps {
+		for _, src := range sources(app) {
+			creds.AddURL(src.RepoURL)
+		}
+	}
+	r.NotRendered = creds.Text(r.NotRendered)
+	if r.Error == "" {
+		return
+	}
+	s := &scrub.Set{}
+	s.Keep(p.env, p.name, r.Namespace, d.Base.Name, d.Head.Name)
+	for i, app := range apps {
+		if app == nil {
+			continue
+		}
+		side := d.Base
+		if i == 1 {
+			side = d.Head
+		}
+		d.addInputs(s, app, side)
+	}
+	for _, m := range p.manifests {
+		if res, err := diff.Parse(m, ""); err == nil && m != nil {
+			s.Add(diff.SensitiveValues(res)...)
+		}
+	}
+	r.Error = s.Text(r.Error)
+}
+
+func sources(app *argo.App) []argo.Source {
+	if app == nil {
+		return nil
+	}
+	return app.Sources
+}
+
+// addInputs registers what app feeds its renderers at one revision, as
+// argo resolves each source for them. Read errors are ignored: a file that
+// cannot be read cannot be in a message. Value files inside a chart are
+// the chart's own content, published with it, and are not read here.
+func (d *Diff) addInputs(s *scrub.Set, app *argo.App, side Side) {
+	s.Keep(app.File)
+	for _, src := range app.Sources {
+		s.AddURL(src.RepoURL)
+		s.Keep(src.Chart, src.Path, src.TargetRevision)
+		if h := src.Helm; h != nil {
+			s.AddYAML(h.ValuesYAML())
+			for _, p := range h.Parameters {
+				s.Add(p.Value)
+				s.Keep(p.Name)
+			}
+		}
+		rev := src.TargetRevision
+		if src.Chart == "" && argo.SameRepo(src.RepoURL, d.Config.RepoURL) {
+			rev = side.Rev
+		}
+		req, err := app.Resolve(src, argo.ResolveOptions{Config: d.Config, FS: side.FS, Revision: rev})
+		if err != nil || req == nil {
+			continue
+		}
+		switch {
+		case req.Helm != nil:
+			addHelmFiles(s, req.Helm, side.FS)
+		case req.Kind == argo.KindKustomize || req.Kind == argo.KindDirectory:
+			addTree(s, side.FS, req.Path)
+		}
+	}
+}
+
+// noFiles is an empty file system: chart files are not read here.
+type noFiles struct{}
+
+func (noFiles) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+func addHelmFiles(s *scrub.Set, h *argo.HelmRequest, repo fs.FS) {
+	vfs, err := argo.ExpandValueFiles(h.ValueFiles, repo, noFiles{})
+	if err != nil {
+		vfs = h.ValueFiles
+	}
+	for _, vf := range vfs {
+		s.Keep(vf.Path)
+		if data, err := fs.ReadFile(repo, vf.Path); err == nil && vf.InRepo {
+			s.AddYAML(data)
+		}
+	}
+	for _, fp := range h.FileParameters {
+		s.Keep(fp.Name, fp.File.Path)
+		if data, err := fs.ReadFile(repo, fp.File.Path); err == nil && fp.File.InRepo {
+			s.Add(string(data))
+		}
+	}
+}
+
+// addTree registers every value of the files under dir: the generator
+// literals of a kustomization (its other entries are paths and names),
+// every scalar of other YAML and JSON files (manifests, Secrets among
+// them), and the values of "key=value" lines in anything else (env files,
+// literal files).
+func addTree(s *scrub.Set, fsys fs.FS, dir string) {
+	total := 0
+	fs.WalkDir(fsys, path.Clean(dir), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !e.Type().IsRegular() {
+			return nil
+		}
+		if info, err := e.Info(); err != nil || info.Size() > maxScrubFileBytes || total > maxScrubTotalBytes {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil
+		}
+		total += len(data)
+		s.Keep(p)
+		switch name := path.Base(p); {
+		case name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization":
+			addLiterals(s, data)
+		case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json"):
+			s.AddYAML(data)
+		default:
+			s.AddEnv(string(data))
+		}
+		return nil
+	})
+}
+
+// addLiterals registers the values of a kustomization's generator
+// literals ("key=value").
+func addLiterals(s *scrub.Set, data []byte) {
+	var k struct {
+		Secrets    []struct{ Literals []string } `json:"secretGenerator"`
+		ConfigMaps []struct{ Literals []string } `json:"configMapGenerator"`
+	}
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		s.AddYAML(data) // unreadable: everything in it may be a value
+		return
+	}
+	for _, g := range append(k.Secrets, k.ConfigMaps...) {
+		for _, l := range g.Literals {
+			s.Add(l)
+			s.AddEnv(l)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package manifestdiff
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+const leakyApp = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: leaky-prod, namespace: argocd}
+spec:
+  project: ledger-prod
+  sources:
+  - repoURL: https://robot:pa/ss-PLANT-CRED@charts.example.com/stable
+    chart: leaky
+    targetRevision: 1.0.0
+    helm:
+      valueFiles: [$values/envs/prod/leaky.yaml]
+      values: "inline: PLANT-INLINE-3"
+      parameters: [{name: token, value: PLANT-PARAM-2}]
+  - repoURL: https://gitlab.example.com/platform/ledger-fleet.git
+    targetRevision: main
+    ref: values
+  - repoURL: https://oauth2:PLANT-OTHER-REPO@other.example.com/x.git
+    path: manifests
+    targetRevision: main
+  destination: {server: https://kubernetes.default.svc, namespace: leaky}
+`
+
+// echoingFetcher fails the way a careless chart server or proxy might:
+// its message repeats the request's URL and the values it was sent.
+type echoingFetcher struct{ *fetcher }
+
+func (e echoingFetcher) Fetch(ctx context.Context, repoURL, chart, version string) ([]byte, error) {
+	if chart != "leaky" {
+		return e.fetcher.Fetch(ctx, repoURL, chart, version)
+	}
+	return nil, fmt.Errorf("GET %s/%s-%s.tgz: 500: upstream said password=PLANT-VALUE-1 token=%s inline=%s b64=%s",
+		repoURL, chart, version, "PLANT-PARAM-2", strings.ToUpper("PLANT-INLINE-3"),
+		base64.StdEncoding.EncodeToString([]byte("PLANT-VALUE-1")))
+}
+
+// TestSafetyNetScrubsWhatRenderersLetThrough: whatever text reaches an
+// app's error or note, no input value and no credential of the app
+// survives in it.
+func TestSafetyNetScrubsWhatRenderersLetThrough(t *testing.T) {
+	base := exampleFleet(t)
+	head := derive(t, base).
+		write("argocd/prod/app-leaky.yaml", leakyApp).
+		write("envs/prod/leaky.yaml", "password: PLANT-VALUE-1\n")
+	cfg, err := config.Parse(head.m[config.FileName].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Diff{Config: cfg, Charts: echoingFetcher{newFetcher()},
+		Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: head.m}}
+	rep, _ := d.Run(context.Background())
+	app := findApp(t, rep, "prod", "leaky-prod")
+	if app.Status != report.StatusError {
+		t.Fatalf("status %s, want error", app.Status)
+	}
+	text := app.Error + "\n" + app.NotRendered
+	for _, v := range []string{"PLANT-VALUE-1", "PLANT-PARAM-2", "PLANT-INLINE-3", "PLANT-CRED", "PLANT-OTHER-REPO", "pa/ss"} {
+		for _, f := range []string{v, strings.ToUpper(v), base64.StdEncoding.EncodeToString([]byte(v))} {
+			if strings.Contains(text, f) {
+				t.Errorf("%q in %q", f, text)
+			}
+		}
+	}
+	for _, want := range []string{"env prod", "app leaky-prod", "chart leaky version 1.0.0", "charts.example.com/stable"} {
+		if !strings.Contains(app.Error, want) {
+			t.Errorf("error %q lacks %q", app.Error, want)
+		}
+	}
+}
