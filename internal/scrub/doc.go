@@ -28,7 +28,8 @@
 //     and "'***' is not valid email", kustomize's "invalid literal source
 //     ***, expected key=value", yaml's "invalid map key: ***". Positions
 //     (Helm's "template: c/templates/x.yaml:3:7: executing ... at
-//     <.Values.a.b>:", "execution error at (c/templates/x.yaml:3:7):",
+//     <.Values.a.b>:" with the action of a chart template, "error calling
+//     tpl:", "execution error at (c/templates/x.yaml:3:7):",
 //     "YAML parse error on c/templates/x.yaml:", "yaml: line 4:", a schema's
 //     "- at '/a/b':") are kept readable.
 //  2. Every value in the Set, anywhere in the text, in each form it could

@@ -9,7 +9,11 @@ import "regexp"
 var positionForms = compileAll(
 	`template: [^\s:"']+(?::\d+){1,2}:`,
 	`executing "[^"]*" at <[.$\w]*>:`,
+	// the action is the chart's own source, unless the template came from
+	// tpl (named gotpl, made of values)
+	`executing "[^"]*/templates/[^"]*" at <[^>\n]*>:`,
 	`executing "[^"]*" at <`,
+	`error calling \w+:`,
 	`(?:execution|parse) error at \([^()\s]+\):`,
 	`YAML parse error on [^\s:]+:`,
 	`\bline \d+(?::\d+)?`,

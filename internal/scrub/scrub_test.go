@@ -229,3 +229,17 @@ func TestInvalidYAMLStillRegistered(t *testing.T) {
 		}
 	}
 }
+
+func TestShortValueInTemplateAction(t *testing.T) {
+	var s Set
+	s.Add("tpl")
+	in := `template: c/templates/x.yaml:73:3: executing "c/templates/x.yaml" at <tpl .Values.pw .>: error calling tpl: cannot parse`
+	if got := s.Foreign(in); got != in {
+		t.Errorf("got\n%s\nwant\n%s", got, in)
+	}
+	// a template made by tpl from values is not chart source
+	in = `template: gotpl:1:3: executing "gotpl" at <tpl x>: bad`
+	if got := s.Foreign(in); !strings.Contains(got, "<*** x>") {
+		t.Errorf("gotpl action kept: %s", got)
+	}
+}
