@@ -52,8 +52,8 @@ func plantForms(v string) []string {
 }
 
 var leakChart = map[string]string{
-	"Chart.yaml":  "apiVersion: v2\nname: leaky\nversion: 0.1.0\n",
-	"values.yaml": "mode: secrets\n",
+	"Chart.yaml":         "apiVersion: v2\nname: leaky\nversion: 0.1.0\n",
+	"values.yaml":        "mode: secrets\n",
 	"values.schema.json": `{"properties": {"password": {"type": "string", "pattern": "^x+$"}}}`,
 	"templates/secrets.yaml": `{{- if eq .Values.mode "secrets" }}
 apiVersion: v1
