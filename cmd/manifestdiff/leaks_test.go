@@ -17,7 +17,8 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/testutil/gitlabfake"
 )
 
-// The leak corpus of issue 9 (items 7-9): a repository whose apps render
+// The leak corpus of issue 9 (items 7-9, and 11's report that is always
+// written): a repository whose apps render
 // Secrets in every structural form, and whose other apps fail in every
 // way that used to echo a value. The real manifestdiff binary runs on it
 // in every output format, to stdout, to --output and to a merge request
@@ -129,6 +130,12 @@ stringData: {pw: {{ .Values.pw }}}
 {{- if eq .Values.mode "tpl" }}
 {{ tpl .Values.pw . }}
 {{- end }}
+{{- if eq .Values.mode "deep" }}
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: deep}
+spec: {{ repeat 9000 "[" }}x{{ repeat 9000 "]" }}
+{{- end }}
 `,
 }
 
@@ -204,6 +211,8 @@ func leakRepo(t *testing.T, chartRepoURL string) string {
 		"      parameters: [{name: mode, value: required}]\n      fileParameters: [{name: pw, path: ../../envs/required.pw}]\n")))
 	write("argocd/qa/tpl.yaml", leakApp("tpl-qa", helmSource("$values/envs/empty.yaml",
 		"      valuesObject: {mode: tpl, pw: '{{ "+p["tpl"]+" }}'}\n")))
+	write("argocd/qa/deep.yaml", leakApp("deep-qa", helmSource("$values/envs/empty.yaml",
+		"      parameters: [{name: mode, value: deep}]\n")))
 	write("argocd/qa/kustomize.yaml", leakApp("kustomize-qa", "  - repoURL: https://gitlab.example.com/platform/leaks.git\n    path: kustomize/literal\n    targetRevision: main\n"))
 	write("argocd/qa/dir.yaml", leakApp("dir-qa", "  - repoURL: https://gitlab.example.com/platform/leaks.git\n    path: dir/bad\n    targetRevision: main\n"))
 	write("argocd/qa/other-repo.yaml", leakApp("other-repo-qa",
@@ -351,6 +360,7 @@ func TestNothingLeaks(t *testing.T) {
 		"dir-qa":             {"error", "dir/bad"},
 		"other-repo-qa":      {"added", "other.example.com"},
 		"chart-repo-qa":      {"error", "chart leaky version 0.1.0"},
+		"deep-qa":            {"error", "source leaky/templates/secrets.yaml): nested deeper than 256 levels"},
 	}
 	for _, a := range doc.Apps {
 		w, ok := want[a.Name]

@@ -50,14 +50,17 @@
 // holding '/', '#' or a space cannot make parsing fail with the URL in
 // the error.
 //
-// # Short values
+// # Short values and words
 //
 // A value of four characters or more is masked wherever it appears, even
-// inside a word. A value of one to three characters is masked only as a
-// whole token (no letter or digit on either side) and never inside a kept
-// position, so a value "3" does not turn "line 13" or "x.yaml:3:7" into
-// noise, and a value "ab" leaves "table" alone. Such a value carries a few
-// bits at most; masking it inside every word would make errors unreadable.
+// inside a word. A value of one to three characters, and a word (up to six
+// ASCII letters: "error", "debug", "deep"), is masked only as a whole
+// token (no letter or digit on either side; words ASCII-case-
+// insensitively) and never inside a kept position, so a value "3" does
+// not turn "line 13" or "x.yaml:3:7" into noise, a value "ab" leaves
+// "table" alone and a log level "error" leaves "errors" alone. Such a
+// value carries few bits; masking it inside every word would make errors
+// unreadable.
 // true, false and null are never masked: they are not secrets and appear
 // in every values file. Strings given to Keep stay readable where they
 // appear whole (a chart's template names, value file names, the app's

@@ -129,8 +129,12 @@ func (s *Set) valueSpans(msg string, keep, protect []span) []span {
 		if !hasAlnum(v) {
 			continue // "-" or ":" hides nothing and would mask punctuation
 		}
+		hay := msg
+		if isWord(v) {
+			hay = lower // words match ASCII-case-insensitively, as v is lowered
+		}
 		for off := 0; ; {
-			i := strings.Index(msg[off:], v)
+			i := strings.Index(hay[off:], v)
 			if i < 0 {
 				break
 			}

@@ -14,8 +14,14 @@ import (
 const Mask = "***"
 
 // minLong is the length (in characters) from which a value is masked
-// anywhere; shorter values are masked as whole tokens only.
-const minLong = 4
+// anywhere; shorter values are masked as whole tokens only. So are words:
+// values of up to maxWord ASCII letters (log levels, modes, names such as
+// "error", "debug", "deep"), which would otherwise cut through the words
+// of every message ("errors", "deeper").
+const (
+	minLong = 4
+	maxWord = 6
+)
 
 // Set holds the values and credentials a message must not show, and the
 // names it may. The zero value is empty and ready; a Set is not safe for
@@ -23,7 +29,7 @@ const minLong = 4
 type Set struct {
 	fold  map[string][]string // long forms matched ASCII-case-insensitively, by lowered 4-byte prefix
 	exact map[string][]string // long forms matched byte for byte (encodings), by 4-byte prefix
-	short map[string]bool     // 1-3 character values, masked as whole tokens
+	short map[string]bool     // short values and words (lowered), masked as whole tokens
 	keep  []string
 	seen  map[string]bool
 }
@@ -53,6 +59,10 @@ func (s *Set) add(v string, depth int) {
 			s.add(l, depth+1)
 		}
 	}
+	if isWord(v) {
+		s.short[lowerASCII(v)] = true
+		return
+	}
 	if utf8.RuneCountInString(v) < minLong {
 		s.short[v] = true
 		return
@@ -67,6 +77,19 @@ func (s *Set) add(v string, depth int) {
 	if dec, ok := decodedText(v); ok && depth < 2 {
 		s.add(dec, depth+1)
 	}
+}
+
+// isWord: up to maxWord ASCII letters.
+func isWord(v string) bool {
+	if len(v) > maxWord {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func notSecret(v string) bool {
