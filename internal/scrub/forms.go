@@ -14,6 +14,12 @@ var positionForms = compileAll(
 	`executing "[^"]*/templates/[^"]*" at <[^>\n]*>:`,
 	`executing "[^"]*" at <`,
 	`error calling \w+:`,
+	// Helm's and sigs.k8s.io/yaml's own words, which hold common values
+	// such as a log level "error"
+	`error converting YAML to JSON:`,
+	`error unmarshaling JSON:`,
+	`while decoding JSON:`,
+	`unable to parse YAML:`,
 	`(?:execution|parse) error at \([^()\s]+\):`,
 	`YAML parse error on [^\s:]+:`,
 	`\bline \d+(?::\d+)?`,

@@ -243,3 +243,20 @@ func TestShortValueInTemplateAction(t *testing.T) {
 		t.Errorf("gotpl action kept: %s", got)
 	}
 }
+
+func TestCommonWordsStayReadable(t *testing.T) {
+	var s Set
+	s.AddYAML([]byte("logLevel: error\nmode: deep\nimage: nginx\n"))
+	for _, in := range []string{
+		`YAML parse error on c/templates/x.yaml: error converting YAML to JSON: yaml: line 2: did not find expected key`,
+		`document 1: nested deeper than 256 levels; 2 errors`,
+		`execution error at (c/templates/x.yaml:1:2): bad`,
+	} {
+		if got := s.Foreign(in); got != in {
+			t.Errorf("got\n%s\nwant\n%s", got, in)
+		}
+	}
+	if got := s.Foreign("level ERROR is not allowed with nginx"); got != "level *** is not allowed with ***" {
+		t.Errorf("words as tokens: %s", got)
+	}
+}
