@@ -299,9 +299,9 @@ func TestNothingLeaks(t *testing.T) {
 		return out.String(), errOut.String()
 	}
 	for _, format := range []string{"diff", "markdown", "json"} {
-		runBin("--format", format)
+		runBin("-o", format)
 		file := filepath.Join(t.TempDir(), "report."+format)
-		runBin("--format", format, "--output", file)
+		runBin("-o", format, "--output-file", file)
 		everything.WriteString(mustRead(t, file))
 	}
 	runBin("--post")
@@ -339,7 +339,7 @@ func TestNothingLeaks(t *testing.T) {
 	}
 
 	// The corpus is not vacuous: every failing app failed, saying where.
-	out, _ := runBin("--format", "json")
+	out, _ := runBin("-o", "json")
 	var doc struct {
 		Apps []struct{ Name, Status, Error, NotRendered string }
 	}
