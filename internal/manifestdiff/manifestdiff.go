@@ -99,7 +99,6 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	failed := 0
 	for _, p := range pairs {
 		d.finish(p)
-		d.scrubResult(p)
 		if p.result.Status == report.StatusError {
 			failed++
 		}
@@ -109,6 +108,7 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
 	}
 	for _, p := range pairs {
+		d.scrubResult(p)
 		rep.Apps = append(rep.Apps, p.result)
 	}
 	return rep, errors.Join(renderError(failed), liveErr)

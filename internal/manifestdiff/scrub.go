@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/report"
 	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
@@ -20,28 +21,28 @@ const (
 
 // scrubResult is the last guard before a pair's report entry leaves this
 // package for the diff, markdown and JSON outputs and the merge request
-// note. Its error is cleaned with every input of the app at both
-// revisions (value files, helm values and parameters, file parameters,
-// the files of its kustomize and directory sources), every Secret value
-// it rendered, and the userinfo of its sources' URLs; its not-rendered
-// note, made of paths and URLs, with the userinfo only. Renderers clean
-// their own errors first (render.Error does); this catches what a
-// renderer, a fetch or discovery lets through. It costs nothing for an
-// app that has neither.
+// note. Its error, and with --live the live error and the cluster's
+// messages (an API server's "Invalid value" quotes the value), are cleaned
+// with every input of the app at both revisions (value files, helm values
+// and parameters, file parameters, the files of its kustomize and
+// directory sources), every Secret value it rendered, and the userinfo of
+// its sources' URLs; its not-rendered note, made of paths and URLs, with
+// the userinfo only. Renderers clean their own errors first (render.Error
+// does); this catches what a renderer, a fetch, discovery or the cluster
+// lets through. It costs nothing for an app that has none of these.
 func (d *Diff) scrubResult(p *pair) {
 	r := &p.result
-	if r.Error == "" && r.NotRendered == "" {
-		return
-	}
 	apps := []*argo.App{p.base, p.head}
-	creds := &scrub.Set{}
-	for _, app := range apps {
-		for _, src := range sources(app) {
-			creds.AddURL(src.RepoURL)
+	if r.NotRendered != "" {
+		creds := &scrub.Set{}
+		for _, app := range apps {
+			for _, src := range sources(app) {
+				creds.AddURL(src.RepoURL)
+			}
 		}
+		r.NotRendered = creds.Text(r.NotRendered)
 	}
-	r.NotRendered = creds.Text(r.NotRendered)
-	if r.Error == "" {
+	if r.Error == "" && !liveMessages(r.Live) {
 		return
 	}
 	s := &scrub.Set{}
@@ -62,6 +63,24 @@ func (d *Diff) scrubResult(p *pair) {
 		}
 	}
 	r.Error = s.Text(r.Error)
+	if l := r.Live; l != nil {
+		l.Error = s.Text(l.Error)
+		for i := range l.Findings {
+			l.Findings[i].Message = s.Text(l.Findings[i].Message)
+		}
+	}
+}
+
+func liveMessages(l *report.Live) bool {
+	if l == nil {
+		return false
+	}
+	for _, f := range l.Findings {
+		if f.Message != "" {
+			return true
+		}
+	}
+	return l.Error != ""
 }
 
 func sources(app *argo.App) []argo.Source {

@@ -79,3 +79,29 @@ func TestSafetyNetScrubsWhatRenderersLetThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestSafetyNetCleansLiveMessages: with --live an API server's rejection
+// quotes the value it refused ("Invalid value: ..."); so may a live
+// error.
+func TestSafetyNetCleansLiveMessages(t *testing.T) {
+	const v = "PLANT-LIVE-7"
+	b64 := base64.StdEncoding.EncodeToString([]byte(v))
+	p := &pair{env: "qa", name: "web-qa"}
+	p.manifests[1] = []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {pw: " + b64 + "}\n")
+	p.result = report.App{Env: "qa", Name: "web-qa", Live: &report.Live{
+		Error: "dry run failed: " + v,
+		Findings: []report.LiveFinding{{Kind: "Secret", Name: "s", Reason: "rejected",
+			Message: `Secret "s" is invalid: data[pw]: Invalid value: "` + b64 + `": decoded ` + v}},
+	}}
+	d := &Diff{Config: &config.Config{}, Base: Side{Name: "base"}, Head: Side{Name: "head"}}
+	d.scrubResult(p)
+	text := p.result.Live.Error + "\n" + p.result.Live.Findings[0].Message
+	for _, f := range []string{v, b64} {
+		if strings.Contains(text, f) {
+			t.Errorf("%q in %q", f, text)
+		}
+	}
+	if !strings.Contains(text, `Secret "s" is invalid: data[pw]: Invalid value:`) {
+		t.Errorf("the message lost its position: %q", text)
+	}
+}
