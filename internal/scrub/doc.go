@@ -55,12 +55,13 @@
 // A value of four characters or more is masked wherever it appears, even
 // inside a word. A value of one to three characters, and a word (up to six
 // ASCII letters: "error", "debug", "deep"), is masked only as a whole
-// token (no letter or digit on either side; words ASCII-case-
-// insensitively) and never inside a kept position, so a value "3" does
-// not turn "line 13" or "x.yaml:3:7" into noise, a value "ab" leaves
-// "table" alone and a log level "error" leaves "errors" alone. Such a
-// value carries few bits; masking it inside every word would make errors
-// unreadable.
+// token (no letter, digit, '.', '_', '-' or '/' on either side; words
+// ASCII-case-insensitively) and never inside a kept position, so a value
+// "3" does not turn "line 13", "x.yaml:3:7" or "127.0.0.3" into noise, a
+// value "ab" leaves "table" alone, a value "qa" leaves "envs/qa/x.yaml"
+// and "ledger-qa" alone and a log level "error" leaves "errors" alone.
+// Such a value carries few bits; masking it inside every name would make
+// errors unreadable.
 // true, false and null are never masked: they are not secrets and appear
 // in every values file. Strings given to Keep stay readable where they
 // appear whole (a chart's template names, value file names, the app's

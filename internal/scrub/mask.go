@@ -154,22 +154,26 @@ func hasAlnum(s string) bool {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// wholeToken: no letter or digit right before or after sp.
+// wholeToken: nothing that continues a name right before or after sp: a
+// letter, a digit, or '.', '_', '-', '/' (so "1" stays in 127.0.0.1 and
+// "qa" in envs/qa/values.yaml or ledger-qa).
 func wholeToken(msg string, sp span) bool {
 	if sp.start > 0 {
 		r, _ := utf8.DecodeLastRuneInString(msg[:sp.start])
-		if isWordRune(r) {
+		if isNameRune(r) {
 			return false
 		}
 	}
 	if sp.end < len(msg) {
 		r, _ := utf8.DecodeRuneInString(msg[sp.end:])
-		if isWordRune(r) {
+		if isNameRune(r) {
 			return false
 		}
 	}
 	return true
 }
+
+func isNameRune(r rune) bool { return isWordRune(r) || strings.ContainsRune("._-/", r) }
 
 // quotedSpans returns the insides of '...', "..." and `...` spans that do
 // not lie in a protected position, less the kept names they hold. A quote

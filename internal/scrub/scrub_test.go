@@ -260,3 +260,15 @@ func TestCommonWordsStayReadable(t *testing.T) {
 		t.Errorf("words as tokens: %s", got)
 	}
 }
+
+func TestShortValuesInsideNames(t *testing.T) {
+	var s Set
+	s.AddYAML([]byte("replicas: 1\nenv: qa\n"))
+	in := `cannot reach chart repository http://127.0.0.1:43071 (127.0.0.1:43071) for envs/qa/values.yaml in ledger-qa`
+	if got := s.Foreign(in); got != in {
+		t.Errorf("got\n%s\nwant\n%s", got, in)
+	}
+	if got := s.Foreign("replicas must be 2, got 1; env qa is unknown"); got != "replicas must be 2, got ***; env *** is unknown" {
+		t.Errorf("short values as tokens: %s", got)
+	}
+}
