@@ -91,11 +91,24 @@ func sourceComment(text string) string {
 // Bounds on one rendered document, so that a hostile or broken chart
 // fails its own app with a clear error instead of exhausting memory. The
 // API server refuses objects past ~1.5 MiB (etcd's request limit) and real
-// manifests nest a few dozen levels, CRD schemas included.
+// manifests nest a few dozen levels, CRD schemas included. A step that
+// handles rendered documents before Parse (re-encoding them, say) should
+// refuse the same ones: see TooDeep.
 const (
-	maxDocumentBytes = 8 << 20
-	maxDepth         = 256
+	MaxDocumentBytes = 8 << 20
+	MaxDepth         = 256
 )
+
+// the package's own short names
+const (
+	maxDocumentBytes = MaxDocumentBytes
+	maxDepth         = MaxDepth
+)
+
+// TooDeep reports whether n nests deeper than MaxDepth, the bound Parse
+// enforces; it stops looking at that depth, so its cost is bounded by
+// the document's size.
+func TooDeep(n *yaml.Node) bool { return tooDeep(n, 0) }
 
 // decode parses the document into objects, flattening Lists at any depth.
 // list reports whether the objects came from a List's items. YAML errors
