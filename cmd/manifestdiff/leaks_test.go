@@ -218,7 +218,7 @@ func leakRepo(t *testing.T, chartRepoURL string) string {
 	write("argocd/qa/kustomize.yaml", leakApp("kustomize-qa", "  - repoURL: https://gitlab.example.com/platform/leaks.git\n    path: kustomize/literal\n    targetRevision: main\n"))
 	write("argocd/qa/dir.yaml", leakApp("dir-qa", "  - repoURL: https://gitlab.example.com/platform/leaks.git\n    path: dir/bad\n    targetRevision: main\n"))
 	write("argocd/qa/other-repo.yaml", leakApp("other-repo-qa",
-		"  - repoURL: https://oauth2:"+p["repotoken"]+"@other.example.com/x.git\n    path: manifests\n    targetRevision: main\n    directory: {recurse: true}\n"))
+		"  - repoURL: https://oauth2:"+p["repotoken"]+"@127.0.0.1:9/x.git\n    path: manifests\n    targetRevision: main\n    directory: {recurse: true}\n"))
 	write("argocd/qa/chart-repo.yaml", leakApp("chart-repo-qa",
 		"  - repoURL: "+chartRepoURL+"\n    chart: leaky\n    targetRevision: 0.1.0\n"))
 	gitRun(t, dir, "add", "-A")
@@ -361,7 +361,7 @@ func TestNothingLeaks(t *testing.T) {
 		"tpl-qa":             {"error", "leaky/templates/secrets.yaml", "error calling tpl"},
 		"kustomize-qa":       {"error", "kustomize/literal", "invalid literal source ***"},
 		"dir-qa":             {"error", "dir/bad"},
-		"other-repo-qa":      {"added", "other.example.com"},
+		"other-repo-qa":      {"error", "https://***@127.0.0.1:9/x.git"},
 		"chart-repo-qa":      {"error", "chart leaky version 0.1.0"},
 		"deep-qa":            {"error", "source leaky/templates/secrets.yaml): nested deeper than 256 levels"},
 	}

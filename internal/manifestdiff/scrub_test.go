@@ -27,7 +27,15 @@ spec:
   - repoURL: https://gitlab.example.com/platform/ledger-fleet.git
     targetRevision: main
     ref: values
-  - repoURL: https://oauth2:PLANT-OTHER-REPO@other.example.com/x.git
+  destination: {server: https://kubernetes.default.svc, namespace: leaky}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: other-prod, namespace: argocd}
+spec:
+  project: ledger-prod
+  source:
+    repoURL: https://oauth2:PLANT-OTHER/REPO@other.example.com/x.git
     path: manifests
     targetRevision: main
   destination: {server: https://kubernetes.default.svc, namespace: leaky}
@@ -62,11 +70,12 @@ func TestSafetyNetScrubsWhatRenderersLetThrough(t *testing.T) {
 		Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: head.m}}
 	rep, _ := d.Run(context.Background())
 	app := findApp(t, rep, "prod", "leaky-prod")
-	if app.Status != report.StatusError {
-		t.Fatalf("status %s, want error", app.Status)
+	other := findApp(t, rep, "prod", "other-prod")
+	if app.Status != report.StatusError || other.Status != report.StatusError {
+		t.Fatalf("statuses %s and %s, want error", app.Status, other.Status)
 	}
-	text := app.Error + "\n" + app.NotRendered
-	for _, v := range []string{"PLANT-VALUE-1", "PLANT-PARAM-2", "PLANT-INLINE-3", "PLANT-CRED", "PLANT-OTHER-REPO", "pa/ss"} {
+	text := app.Error + "\n" + app.NotRendered + "\n" + other.Error + "\n" + other.NotRendered
+	for _, v := range []string{"PLANT-VALUE-1", "PLANT-PARAM-2", "PLANT-INLINE-3", "PLANT-CRED", "PLANT-OTHER", "OTHER/REPO", "pa/ss"} {
 		for _, f := range []string{v, strings.ToUpper(v), base64.StdEncoding.EncodeToString([]byte(v))} {
 			if strings.Contains(text, f) {
 				t.Errorf("%q in %q", f, text)

@@ -48,9 +48,11 @@ func userinfo(raw string) (user, pass string, ok bool) {
 	return user, pass, true
 }
 
-// URLs masks the userinfo of every URL in text: from "scheme://" to the
-// last '@' before the next space or quote. A password holding a space
-// cannot be told from text this way: register the URL with AddURL too.
+// URLs masks the userinfo of every URL in text: an '@' in the authority,
+// between "scheme://" and the next '/', space or quote. In running text
+// that is as far as a URL can be told apart ("file:///repo.git@abc123:dir"
+// names a commit, and a path may hold '@'), so a password holding '/' or a
+// space is found only when the URL is registered with AddURL.
 func URLs(text string) string { return apply(text, userinfoSpans(text)) }
 
 func userinfoSpans(text string) []span {
@@ -62,7 +64,7 @@ func userinfoSpans(text string) []span {
 		}
 		start := off + i + 3
 		end := start
-		for end < len(text) && !strings.ContainsRune(" \t\r\n\"'`<>", rune(text[end])) {
+		for end < len(text) && !strings.ContainsRune("/ \t\r\n\"'`<>", rune(text[end])) {
 			end++
 		}
 		if at := strings.LastIndex(text[start:end], "@"); at > 0 {
