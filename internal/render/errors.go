@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"path"
 	"strconv"
 	"strings"
@@ -59,6 +60,16 @@ func (e *Error) wrapSource(source string, err error) *Error {
 	c := e.wrap(err)
 	c.Source = source
 	return c
+}
+
+// withInputs gives a failed render's *Error the render's inputs to scrub
+// its text with, for a renderer that builds its *Error without the chart
+// Helm 3 loads (Helm 4). Call it deferred, on the named error result.
+func withInputs(err error, req Request) {
+	var e *Error
+	if errors.As(err, &e) && e.secrets == nil {
+		e.secrets = inputSecrets(req, nil)
+	}
 }
 
 // inputSecrets collects every value req feeds the render, and the names

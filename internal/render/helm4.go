@@ -30,6 +30,7 @@ func Helm4(ctx context.Context, req Request) (out []byte, err error) {
 		if p := recover(); p != nil {
 			out, err = nil, rerr.wrap(fmt.Errorf("helm 4 panicked: %v", p))
 		}
+		withInputs(err, req) // its text never shows an input value
 	}()
 	if err := ctx.Err(); err != nil {
 		return nil, rerr.wrap(err)

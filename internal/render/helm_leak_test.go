@@ -24,8 +24,8 @@ func demoWith(t *testing.T, extra map[string]string) []byte {
 }
 
 // TestHelmErrorsNeverShowValues reproduces every leak of issue 9 item 7
-// that goes through Helm: the message keeps where the problem is and
-// loses the value.
+// that goes through Helm, 3 and 4: the message keeps where the problem is
+// and loses the value.
 func TestHelmErrorsNeverShowValues(t *testing.T) {
 	secretTpl := "apiVersion: v1\nkind: Secret\nmetadata: {name: x}\nstringData:\n  pw: {{ .Values.pw }}\n"
 	for _, tc := range []struct {
@@ -70,22 +70,24 @@ func TestHelmErrorsNeverShowValues(t *testing.T) {
 			Values: []byte("pw: '{a: " + planted + "}'\n")},
 			[]string{"YAML parse error on demo/templates/x.yaml", "invalid map key: ***"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Helm(context.Background(), tc.req)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg := err.Error()
-			for _, f := range plantedForms(planted) {
-				if strings.Contains(msg, f) {
-					t.Errorf("value form %q in %q", f, msg)
+		for name, helm := range map[string]func(context.Context, Request) ([]byte, error){"helm3": Helm, "helm4": Helm4} {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				_, err := helm(context.Background(), tc.req)
+				if err == nil {
+					t.Fatal("no error")
 				}
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(msg, w) {
-					t.Errorf("message %q lacks %q", msg, w)
+				msg := err.Error()
+				for _, f := range plantedForms(planted) {
+					if strings.Contains(msg, f) {
+						t.Errorf("value form %q in %q", f, msg)
+					}
 				}
-			}
-		})
+				for _, w := range tc.want {
+					if !strings.Contains(msg, w) {
+						t.Errorf("message %q lacks %q", msg, w)
+					}
+				}
+			})
+		}
 	}
 }
