@@ -20,7 +20,9 @@ var positionForms = compileAll(
 	`error unmarshaling JSON:`,
 	`while decoding JSON:`,
 	`unable to parse YAML:`,
-	`(?:execution|parse) error at \([^()\s]+\):`,
+	`(?:execution|parse) error at \([^()\s]+\):(?: function "[^"]*" not defined)?`,
+	// a chart that does not load: Chart.yaml and the package, no values
+	`load chart: [^;]*`,
 	`YAML parse error on [^\s:]+:`,
 	`\bline \d+(?::\d+)?`,
 	`- at '(?:[^'\\]|\\.)*':`,
@@ -40,7 +42,7 @@ var valueForms = compileAll(
 	`invalid map key: (?P<v>.*)$`,
 	`has invalid utf8 bytes : (?P<v>.*)$`,
 	`cannot parse template "(?P<v>(?:[^"\\]|\\.)*)"`,
-	`function "(?P<v>[^"]*)" not defined`,
+	`template: gotpl:\d+: function "(?P<v>[^"]*)" not defined`,
 )
 
 func compileAll(exprs ...string) []*regexp.Regexp {
