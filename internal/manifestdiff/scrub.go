@@ -149,14 +149,17 @@ func addHelmFiles(s *scrub.Set, h *argo.HelmRequest, repo fs.FS) {
 	}
 }
 
-// addTree registers every value of the files under dir: the generator
+// addTree registers the values of the files under dir: the generator
 // literals of a kustomization (its other entries are paths and names),
-// every scalar of other YAML and JSON files (manifests, Secrets among
-// them), and the values of "key=value" lines in anything else (env files,
-// literal files).
+// the Secret values of other YAML and JSON files (manifests: the rest of
+// them is shown in the diff anyway), every scalar of such a file that
+// does not parse (it is likely the one the error is about), and the
+// values of "key=value" lines in anything else (env files, literal
+// files). File names stay readable, as written under dir too.
 func addTree(s *scrub.Set, fsys fs.FS, dir string) {
 	total := 0
-	fs.WalkDir(fsys, path.Clean(dir), func(p string, e fs.DirEntry, err error) error {
+	dir = path.Clean(dir)
+	fs.WalkDir(fsys, dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() || !e.Type().IsRegular() {
 			return nil
 		}
@@ -168,12 +171,16 @@ func addTree(s *scrub.Set, fsys fs.FS, dir string) {
 			return nil
 		}
 		total += len(data)
-		s.Keep(p)
+		s.Keep(p, strings.TrimPrefix(p, dir+"/"))
 		switch name := path.Base(p); {
 		case name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization":
 			addLiterals(s, data)
 		case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json"):
-			s.AddYAML(data)
+			if rs, err := diff.Parse(data, ""); err == nil {
+				s.Add(diff.SensitiveValues(rs)...)
+			} else {
+				s.AddYAML(data)
+			}
 		default:
 			s.AddEnv(string(data))
 		}

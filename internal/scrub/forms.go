@@ -23,6 +23,10 @@ var positionForms = compileAll(
 	`(?:execution|parse) error at \([^()\s]+\):(?: function "[^"]*" not defined)?`,
 	// a chart that does not load: Chart.yaml and the package, no values
 	`load chart: [^;]*`,
+	// diff.Parse's document positions, and keys, which are names
+	`document \d+ \(line \d+(?:, source [^()]*)?\)(?: item \d+)?`,
+	`mapping key "[^"]*" already defined(?: at line \d+)?`,
+	`key "[^"]*" is already defined(?: at line \d+)?`,
 	`YAML parse error on [^\s:]+:`,
 	`\bline \d+(?::\d+)?`,
 	`- at '(?:[^'\\]|\\.)*':`,

@@ -272,3 +272,12 @@ func TestShortValuesInsideNames(t *testing.T) {
 		t.Errorf("short values as tokens: %s", got)
 	}
 }
+
+func TestDocumentPositionsAndKeys(t *testing.T) {
+	var s Set
+	s.AddYAML([]byte("a: 1\nb: source\nc: line\n"))
+	in := `parsing rendered manifests: document 1 (line 1, source app-gateway.yaml): yaml: unmarshal errors: line 17: mapping key "targetRevision" already defined at line 16`
+	if got := s.Text(in); got != in {
+		t.Errorf("got\n%s\nwant\n%s", got, in)
+	}
+}
