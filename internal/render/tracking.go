@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 // Argo CD's tracking keys.
@@ -36,7 +37,12 @@ func track(stream []byte, req *argo.Request) ([]byte, error) {
 	for _, doc := range splitYAML(string(stream)) {
 		head, body := leadingComments(doc)
 		var n yaml.Node
-		if strings.TrimSpace(body) == "" || yaml.Unmarshal([]byte(body), &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+		// A document past the diff's bounds is passed on untouched (and
+		// unparsed when too big), for the diff to refuse with its clear
+		// per-app error: re-encoding it first would cost more memory than
+		// the bounds allow.
+		if strings.TrimSpace(body) == "" || len(body) > diff.MaxDocumentBytes || yaml.Unmarshal([]byte(body), &n) != nil ||
+			len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode || diff.TooDeep(&n) {
 			if strings.TrimSpace(doc) != "" {
 				fmt.Fprintf(&out, "---\n%s", ensureNewline(doc))
 			}

@@ -1,11 +1,13 @@
 package render
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 // TestTracking follows Argo CD's resourceTracking.SetAppInstance for each
@@ -140,5 +142,24 @@ items:
 		":/ConfigMap:shop/cm\n  labels:\n    app.kubernetes.io/instance: " + long[:63] + "\n"
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("annotation+label (-want +got):\n%s", diff)
+	}
+}
+
+// A document nested past the diff's bound is passed on byte for byte, not
+// re-encoded (which cost a 9000-deep list hundreds of MB), so the diff
+// refuses it with its own per-app error.
+func TestTrackingLeavesTooDeepDocuments(t *testing.T) {
+	deep := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\nspec: " +
+		strings.Repeat("[", diff.MaxDepth+10) + "a" + strings.Repeat("]", diff.MaxDepth+10) + "\n"
+	shallow := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n"
+	got, err := track([]byte("---\n"+deep+"---\n"+shallow), &argo.Request{Tracking: "annotation", BuildEnv: argo.BuildEnv{AppName: "app", AppNamespace: "ns"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "---\n"+deep) {
+		t.Errorf("the deep document was changed:\n%.300s", got)
+	}
+	if !strings.Contains(string(got), "argocd.argoproj.io/tracking-id: app:/ConfigMap:ns/ok") {
+		t.Errorf("the shallow document is not tracked:\n%s", got)
 	}
 }
