@@ -9,6 +9,34 @@ import (
 	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 )
 
+// manifestdiff renders with two Helm SDKs, and says so: Helm 4, the
+// default (Argo CD 3.5 and later), first. A plain build (this test
+// binary) reads them from its build information.
+func TestVersionNamesBothHelmSDKs(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		_, err, out, errOut := parse(args...)
+		if err != nil || errOut != "" || !strings.Contains(out, "\nhelm SDK: v4.3.1 (Argo CD >= 3.5), v3.22.0 (older)\n") {
+			t.Errorf("%v: %v, stdout %q, stderr %q", args, err, out, errOut)
+		}
+	}
+	_, err, out, _ := parse("version", "-o", "json")
+	want := `"helm": [
+    {
+      "module": "helm.sh/helm/v4",
+      "version": "v4.3.1",
+      "argocd": ">= 3.5"
+    },
+    {
+      "module": "helm.sh/helm/v3",
+      "version": "v3.22.0",
+      "argocd": "< 3.5"
+    }
+  ]`
+	if err != nil || !strings.Contains(out, want) {
+		t.Errorf("version -o json: %v\n%s", err, out)
+	}
+}
+
 // One release build (manifestdiff links Helm: a long link) serves both
 // checks of the real binary.
 func TestReleaseBinary(t *testing.T) {

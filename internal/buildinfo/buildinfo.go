@@ -1,5 +1,5 @@
 // Package buildinfo says which build of the tools is running: module
-// version, commit, build date, Go version and the Helm SDK version.
+// version, commit, build date, Go version and the Helm SDKs it links.
 //
 // Everything comes from the build information the Go toolchain stamps into
 // every binary (debug.ReadBuildInfo, also shown by `go version -m`): the
@@ -28,16 +28,24 @@ var (
 	commit   string
 	modified string // "true" when built from a work tree with uncommitted changes
 	date     string
-	helmSDK  string
 )
 
-// HelmModule is the Helm SDK module manifestdiff renders with.
-const HelmModule = "helm.sh/helm/v3"
+// HelmSDK is one Helm SDK linked into a binary: manifestdiff renders with
+// the major the configured Argo CD bundles.
+type HelmSDK struct {
+	Module  string `json:"module"`  // e.g. helm.sh/helm/v4
+	Version string `json:"version"` // as linked; a replacement's version when go.mod replaces the module
+	ArgoCD  string `json:"argocd"`  // the Argo CD releases whose repo-server bundles this major
+}
 
-// helmRequired is the Helm SDK version go.mod requires. promote does not
-// link Helm (it must start in milliseconds), so its build information has
-// no Helm dependency to read; TestHelmRequiredMatchesGoMod keeps this true.
-const helmRequired = "v3.22.0"
+// helmSDKs are the Helm SDKs manifestdiff links, newest major first, at
+// the versions go.mod requires (TestHelmSDKsMatchGoMod keeps them so),
+// and the Argo CD releases each stands for (config.ArgoCD.HelmMajor,
+// TestHelmSDKsMatchArgoCD).
+var helmSDKs = []HelmSDK{
+	{Module: "helm.sh/helm/v4", Version: "v4.3.1", ArgoCD: ">= 3.5"},
+	{Module: "helm.sh/helm/v3", Version: "v3.22.0", ArgoCD: "< 3.5"},
+}
 
 // Info describes one build.
 type Info struct {
@@ -48,21 +56,23 @@ type Info struct {
 	DateKind  string `json:"dateKind"`         // "build", "commit" or "unknown": what Date is
 	GoVersion string `json:"goVersion"`        // e.g. go1.26.0
 	Platform  string `json:"platform"`         // GOOS/GOARCH
-	HelmSDK   string `json:"helmSDK"`          // Helm SDK version of this release
-	HelmInBin bool   `json:"helmLinked"`       // whether this binary links the Helm SDK
+	// Helm lists the Helm SDKs linked into this binary, newest major
+	// first: both in manifestdiff, none in promote (which renders nothing
+	// and must start in milliseconds).
+	Helm []HelmSDK `json:"helm"`
 }
 
 // Get reads the running binary's build information.
 func Get() Info {
 	bi, _ := debug.ReadBuildInfo()
-	return from(bi, overrides{version: version, commit: commit, modified: modified, date: date, helmSDK: helmSDK})
+	return from(bi, overrides{version: version, commit: commit, modified: modified, date: date})
 }
 
-type overrides struct{ version, commit, modified, date, helmSDK string }
+type overrides struct{ version, commit, modified, date string }
 
 func from(bi *debug.BuildInfo, ov overrides) Info {
 	info := Info{Version: "(devel)", DateKind: "unknown", GoVersion: runtime.Version(),
-		Platform: runtime.GOOS + "/" + runtime.GOARCH, HelmSDK: helmRequired}
+		Platform: runtime.GOOS + "/" + runtime.GOARCH, Helm: []HelmSDK{}}
 	if bi != nil {
 		if bi.Main.Version != "" {
 			info.Version = bi.Main.Version
@@ -80,14 +90,7 @@ func from(bi *debug.BuildInfo, ov overrides) Info {
 				info.Modified = s.Value == "true"
 			}
 		}
-		for _, d := range bi.Deps {
-			if d.Path == HelmModule {
-				info.HelmSDK, info.HelmInBin = d.Version, true
-				if d.Replace != nil {
-					info.HelmSDK = d.Replace.Version
-				}
-			}
-		}
+		info.Helm = linkedHelm(bi.Deps)
 		// Go stamps "+dirty" into a pseudo-version built from a modified tree.
 		if strings.HasSuffix(info.Version, "+dirty") {
 			info.Modified = true
@@ -102,11 +105,31 @@ func from(bi *debug.BuildInfo, ov overrides) Info {
 	if ov.date != "" {
 		info.Date, info.DateKind = ov.date, "build"
 	}
-	if ov.helmSDK != "" {
-		info.HelmSDK = ov.helmSDK
-	}
 	return info
 }
+
+// linkedHelm returns the Helm SDKs among a binary's dependencies, in
+// helmSDKs' order. Go lists only the modules whose packages are linked,
+// so a binary that does not import Helm lists none.
+func linkedHelm(deps []*debug.Module) []HelmSDK {
+	out := []HelmSDK{}
+	for _, sdk := range helmSDKs {
+		for _, d := range deps {
+			if d.Path != sdk.Module {
+				continue
+			}
+			sdk.Version = d.Version
+			if d.Replace != nil && d.Replace.Version != "" {
+				sdk.Version = d.Replace.Version
+			}
+			out = append(out, sdk)
+		}
+	}
+	return out
+}
+
+// HelmSDKs are the Helm SDKs manifestdiff links, whichever binary asks.
+func HelmSDKs() []HelmSDK { return append([]HelmSDK(nil), helmSDKs...) }
 
 // ShortCommit is the commit's first 12 hex digits, or "unknown".
 func (i Info) ShortCommit() string {

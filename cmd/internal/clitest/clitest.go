@@ -38,7 +38,9 @@ func BuildRelease(t *testing.T, root, pkg string) string {
 }
 
 // CheckVersion runs `tool --version`, `tool version` and `tool version -o
-// json` on a release build, and `go version -m` on it.
+// json` on a release build, and `go version -m` on it. A binary that links
+// Helm names both SDKs, Helm 4 (Argo CD 3.5 and later) first, with the
+// versions `go version -m` shows; one that does not says none.
 func CheckVersion(t *testing.T, bin, tool string, helmLinked bool) {
 	t.Helper()
 	flag := run(t, bin, "--version")
@@ -47,23 +49,20 @@ func CheckVersion(t *testing.T, bin, tool string, helmLinked bool) {
 		t.Errorf("--version and version differ:\n%s\n%s", flag, verb)
 	}
 	for _, want := range []string{tool + " " + Version + "\n", "commit:   " + Commit + "\n", "built:    " + Date + "\n",
-		"go:       go1.", "helm SDK: v3."} {
+		"go:       go1."} {
 		if !strings.Contains(flag, want) {
 			t.Errorf("--version lacks %q:\n%s", want, flag)
 		}
 	}
-	if got := strings.Contains(flag, "does not link Helm"); got == helmLinked {
-		t.Errorf("--version of a binary that links Helm=%v says:\n%s", helmLinked, flag)
-	}
 	var info struct {
-		Tool, Version, Commit, Date, DateKind, GoVersion, HelmSDK string
-		HelmLinked                                                bool
+		Tool, Version, Commit, Date, DateKind, GoVersion string
+		Helm                                             []struct{ Module, Version, ArgoCD string }
 	}
 	if err := json.Unmarshal([]byte(run(t, bin, "version", "-o", "json")), &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.Tool != tool || info.Version != Version || info.Commit != Commit || info.Date != Date || info.DateKind != "build" ||
-		!strings.HasPrefix(info.GoVersion, "go1.") || !strings.HasPrefix(info.HelmSDK, "v3.") || info.HelmLinked != helmLinked {
+		!strings.HasPrefix(info.GoVersion, "go1.") {
 		t.Errorf("version -o json = %+v", info)
 	}
 	m := goVersionM(t, bin)
@@ -73,8 +72,23 @@ func CheckVersion(t *testing.T, bin, tool string, helmLinked bool) {
 			t.Errorf("go version -m lacks %q:\n%s", want, m)
 		}
 	}
-	if helmLinked != strings.Contains(m, "dep\thelm.sh/helm/v3\t"+info.HelmSDK) {
-		t.Errorf("go version -m and --version disagree on the Helm SDK %s:\n%s", info.HelmSDK, m)
+	if !helmLinked {
+		if len(info.Helm) != 0 || !strings.Contains(flag, "\nhelm SDK: none (") || strings.Contains(m, "helm.sh/helm") {
+			t.Errorf("a binary without Helm: --version says\n%s\njson %+v, go version -m:\n%s", flag, info.Helm, m)
+		}
+		return
+	}
+	if len(info.Helm) != 2 || info.Helm[0].Module != "helm.sh/helm/v4" || info.Helm[1].Module != "helm.sh/helm/v3" {
+		t.Fatalf("version -o json lists the Helm SDKs %+v, want helm.sh/helm/v4 then helm.sh/helm/v3", info.Helm)
+	}
+	line := "\nhelm SDK: " + info.Helm[0].Version + " (Argo CD >= 3.5), " + info.Helm[1].Version + " (older)\n"
+	if !strings.Contains(flag, line) {
+		t.Errorf("--version lacks %q:\n%s", line, flag)
+	}
+	for _, sdk := range info.Helm {
+		if !strings.HasPrefix(sdk.Version, "v"+sdk.Module[len(sdk.Module)-1:]+".") || !strings.Contains(m, "dep\t"+sdk.Module+"\t"+sdk.Version+"\t") {
+			t.Errorf("go version -m and --version disagree on %s %s:\n%s", sdk.Module, sdk.Version, m)
+		}
 	}
 }
 
