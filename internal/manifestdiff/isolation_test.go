@@ -242,3 +242,46 @@ func TestDuplicateKeyFailsItsApp(t *testing.T) {
 		t.Errorf("only the gateway and the root should be listed, got %v", st)
 	}
 }
+
+// TestPanickingRendererFailsOnlyItsApp: Helm 4.3.1 panics on an
+// apiVersion v3 chart that aliases one subchart twice, and go-jsonnet
+// crashes on std.removeAt past the end; each is its own app's one-line
+// error, and the run still renders and reports every other app.
+func TestPanickingRendererFailsOnlyItsApp(t *testing.T) {
+	base := exampleFleet(t)
+	app := func(name, path string) string {
+		return strings.NewReplacer("ledger-missing-qa", name, "envs/qa/nope", path).Replace(missingPathApp)
+	}
+	head := derive(t, base).
+		write("argocd/qa/app-boom.yaml", app("boom-qa", "envs/qa/boom")).
+		write("envs/qa/boom/Chart.yaml", "apiVersion: v3\nname: boom\nversion: 0.1.0\ndependencies:\n  - {name: sub, version: 0.1.0, alias: one}\n  - {name: sub, version: 0.1.0, alias: two}\n").
+		write("envs/qa/boom/charts/sub/Chart.yaml", "apiVersion: v3\nname: sub\nversion: 0.1.0\n").
+		write("envs/qa/boom/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: boom}\n").
+		write("argocd/qa/app-crash.yaml", app("crash-qa", "envs/qa/crash")).
+		write("envs/qa/crash/main.jsonnet", "[{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'x'}, data: {a: std.toString(std.removeAt([1], 5))}}]").
+		edit("envs/qa/gateway/values.yaml", "replicas: 1", "replicas: 3")
+	rep, f, err := run(t, base, head.m, 2)
+	if !errors.Is(err, ErrRender) {
+		t.Fatalf("err = %v, want ErrRender", err)
+	}
+	want := map[string]string{
+		"qa/boom-qa":           "error",
+		"qa/crash-qa":          "error",
+		"qa/ledger-gateway-qa": "changed",
+		"qa/ledger-root-qa":    "changed",
+	}
+	if diff := cmp.Diff(want, statuses(rep, report.StatusUnchanged)); diff != "" {
+		t.Errorf("apps (-want +got):\n%s", diff)
+	}
+	for name, w := range map[string]string{
+		"boom-qa":  "env qa, app boom-qa, chart envs/qa/boom version main: helm 4 panicked: runtime error: index out of range [1] with length 1 (at helm.sh/helm/v4/",
+		"crash-qa": "go-jsonnet panicked: runtime error: slice bounds out of range [:5] with capacity 1 (at github.com/google/go-jsonnet.builtinRemoveAt, builtins.go:",
+	} {
+		if a := findApp(t, rep, "qa", name); !strings.Contains(a.Error, w) || strings.Contains(a.Error, "goroutine") {
+			t.Errorf("%s: error %q, want it to contain %q", name, a.Error, w)
+		}
+	}
+	if f.counts()["edge-gateway@2.1.0"] == 0 {
+		t.Error("no edge-gateway render: the other apps were not rendered")
+	}
+}

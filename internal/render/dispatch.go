@@ -51,12 +51,22 @@ func For(kind string) (Renderer, bool) {
 // Render renders req with the renderer of its kind, then marks the
 // objects with Argo CD's tracking metadata (req.Tracking); a kind without
 // a renderer is argo.ErrNotRendered.
-func Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
+//
+// A panic anywhere below (Helm 3 or 4, kustomize, go-jsonnet, template
+// functions, our own code) is recovered here, once for every engine, and
+// returned as this render's error wrapping ErrPanic: the other apps of a
+// run still render.
+func Render(ctx context.Context, in Input, req *argo.Request) (out []byte, err error) {
 	r, ok := For(req.Kind)
 	if !ok {
 		return nil, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
 	}
-	out, err := r.Render(ctx, in, req)
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, recovered(p, req)
+		}
+	}()
+	out, err = r.Render(ctx, in, req)
 	if err != nil {
 		return nil, err
 	}

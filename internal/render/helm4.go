@@ -21,17 +21,12 @@ import (
 // passes (see Helm for the format). Argo CD bundles Helm 4 from v3.5 on
 // (config.ArgoCD.HelmMajor).
 //
-// A panic inside Helm becomes an error of this render: Helm 4.3.1 panics
-// on some charts (apiVersion v3 charts with dependencies index past their
-// dependency list), and one chart must never take down the other apps.
+// Helm 4.3.1 panics on some charts (apiVersion v3 charts whose
+// dependencies index past their dependency list): Render, above every
+// engine, turns that into the app's error.
 func Helm4(ctx context.Context, req Request) (out []byte, err error) {
 	rerr := &Error{Release: releaseName(req)}
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, rerr.wrap(fmt.Errorf("helm 4 panicked: %v", p))
-		}
-		withInputs(err, req) // its text never shows an input value
-	}()
+	defer func() { withInputs(err, req) }() // its text never shows an input value
 	if err := ctx.Err(); err != nil {
 		return nil, rerr.wrap(err)
 	}

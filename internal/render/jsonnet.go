@@ -35,6 +35,9 @@ func jsonnetManifests(fsys fs.FS, dir, p string, o *argo.JsonnetOptions) ([]map[
 	}
 	out, err := vm.EvaluateFile(jsonnetRoot + "/" + p)
 	if err != nil {
+		if crash := jsonnetCrash(err.Error()); crash != nil {
+			return nil, fmt.Errorf("evaluating jsonnet: %w", crash)
+		}
 		msg := strings.ReplaceAll(err.Error(), jsonnetRoot+"/", "")
 		return nil, fmt.Errorf("evaluating jsonnet: %s", oneLine(msg))
 	}
