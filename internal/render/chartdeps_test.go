@@ -135,7 +135,8 @@ func (s *depServers) run(t *testing.T, home, dir string, args ...string) ([]byte
 // `helm template .`; on helm's missing-dependency error, `helm repo add`
 // for each https:// dependency repository, `helm dependency build`, and
 // `helm template .` again.
-func (s *depServers) argoHelm(t *testing.T, tree fstest.MapFS, dir string) ([]byte, error) {
+func (s *depServers) argoHelm(t *testing.T, helm string, tree fstest.MapFS, dir string) ([]byte, error) {
+	s = &depServers{helm: helm, https: s.https, http: s.http, ociHost: s.ociHost, caFile: s.caFile, client: s.client}
 	root := writeTree(t, tree)
 	chartDir, home := filepath.Join(root, dir), t.TempDir()
 	template := []string{"template", ".", "--name-template", "rel", "--namespace", "ns",
@@ -265,40 +266,45 @@ func depTree(t *testing.T, c depCase) fstest.MapFS {
 
 // TestChartDependenciesParity compares an in-repo chart whose
 // dependencies are not packaged, built and rendered in process through
-// our chart cache, with what the real helm prints after Argo CD's
-// `helm dependency build`, byte for byte; both must fail on the same
-// inputs. A second pass from the disk cache alone proves it works
-// offline once cached.
+// our chart cache, with what the real helm of each major prints after
+// Argo CD's `helm dependency build` with that same helm, byte for byte;
+// both must fail on the same inputs. A second pass from the disk cache
+// alone proves it works offline once cached.
 func TestChartDependenciesParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real helm binary against chart repositories on loopback")
 	}
 	s := newDepServers(t)
 	cache := t.TempDir()
-	for _, tc := range depCases(s) {
-		t.Run(tc.name, func(t *testing.T) {
-			tree := depTree(t, tc)
-			want, wantErr := s.argoHelm(t, tree, "charts/parent")
-			got, gotErr := s.render(tree, &charts.Client{HTTP: s.client, CacheDir: cache})
-			if tc.wantErr != "" {
-				if wantErr == nil || gotErr == nil || !strings.Contains(gotErr.Error(), tc.wantErr) {
-					t.Fatalf("helm: %v\nours: %v\nwant both to fail, ours with %q", wantErr, gotErr, tc.wantErr)
-				}
-				return
-			}
-			if wantErr != nil || gotErr != nil {
-				t.Fatalf("helm: %v\nours: %v", wantErr, gotErr)
-			}
-			if d := cmp.Diff(string(want), string(got)); d != "" {
-				t.Errorf("differs from helm dependency build + helm template (-helm +ours):\n%s", d)
-			}
-			if strings.Count(string(got), "kind: ConfigMap") < 2 && tc.name != "condition false" {
-				t.Errorf("no dependency rendered:\n%s", got)
-			}
-			for _, v := range tc.versions {
-				if !strings.Contains(string(got), v) {
-					t.Errorf("output lacks %s:\n%s", v, got)
-				}
+	for _, m := range helmMajors {
+		t.Run(m.name, func(t *testing.T) {
+			bin := toolbin.Path(t, m.tool)
+			for _, tc := range depCases(s) {
+				t.Run(tc.name, func(t *testing.T) {
+					tree := depTree(t, tc)
+					want, wantErr := s.argoHelm(t, bin, tree, "charts/parent")
+					got, gotErr := s.render(tree, &charts.Client{HTTP: s.client, CacheDir: cache}, m.render)
+					if tc.wantErr != "" {
+						if wantErr == nil || gotErr == nil || !strings.Contains(gotErr.Error(), tc.wantErr) {
+							t.Fatalf("helm: %v\nours: %v\nwant both to fail, ours with %q", wantErr, gotErr, tc.wantErr)
+						}
+						return
+					}
+					if wantErr != nil || gotErr != nil {
+						t.Fatalf("helm: %v\nours: %v", wantErr, gotErr)
+					}
+					if d := cmp.Diff(string(want), string(got)); d != "" {
+						t.Errorf("differs from helm dependency build + helm template (-helm +ours):\n%s", d)
+					}
+					if strings.Count(string(got), "kind: ConfigMap") < 2 && tc.name != "condition false" {
+						t.Errorf("no dependency rendered:\n%s", got)
+					}
+					for _, v := range tc.versions {
+						if !strings.Contains(string(got), v) {
+							t.Errorf("output lacks %s:\n%s", v, got)
+						}
+					}
+				})
 			}
 		})
 	}
@@ -308,17 +314,17 @@ func TestChartDependenciesParity(t *testing.T) {
 		return nil, fmt.Errorf("network used for %s", r.URL)
 	})}
 	tc := depCases(s)[2]
-	if _, err := s.render(depTree(t, tc), &charts.Client{HTTP: offline, CacheDir: cache}); err != nil {
+	if _, err := s.render(depTree(t, tc), &charts.Client{HTTP: offline, CacheDir: cache}, Helm4); err != nil {
 		t.Errorf("locked dependencies from the cache: %v", err)
 	}
 }
 
-func (s *depServers) render(tree fstest.MapFS, c *charts.Client) ([]byte, error) {
+func (s *depServers) render(tree fstest.MapFS, c *charts.Client, helm HelmFunc) ([]byte, error) {
 	tgz, err := PackageChartDir(context.Background(), tree, "charts/parent", c)
 	if err != nil {
 		return nil, err
 	}
-	return Helm(context.Background(), Request{Chart: tgz, ReleaseName: "rel", Namespace: "ns"})
+	return helm(context.Background(), Request{Chart: tgz, ReleaseName: "rel", Namespace: "ns"})
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)

@@ -1,13 +1,12 @@
 package render
 
 import (
+	"context"
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
-
-	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/chartutil"
 )
 
 // chartBytes returns a packaged test chart: a .tgz under testdata/charts
@@ -43,21 +42,39 @@ const missingDependency = `dependencies:
     repository: https://charts.example.com
 `
 
+// packageDir packages a chart directory with its files as they are, the
+// way PackageChartDir does (.helmignore applied, no dependency build), so
+// a test chart is the chart `helm template <dir>` reads. chartutil.Save
+// would rewrite Chart.yaml from the loaded metadata and drop the
+// dependencies of an apiVersion v1 chart's Chart.yaml.
 func packageDir(t *testing.T, dir string) []byte {
 	t.Helper()
-	ch, err := loader.LoadDir(dir)
+	files, err := readChartDir(os.DirFS(dir), ".")
 	if err != nil {
-		t.Fatalf("load chart %s: %v", dir, err)
+		t.Fatalf("read chart %s: %v", dir, err)
 	}
-	out, err := chartutil.Save(ch, t.TempDir())
+	data, err := tarChart(filepath.Base(dir), loadable(files))
 	if err != nil {
 		t.Fatalf("package chart %s: %v", dir, err)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return data
+}
+
+// The test charts are packaged as helm reads their directory: a v1
+// chart's Chart.yaml dependencies survive, so a subchart its condition
+// disables stays out (chartutil.Save dropped them, and rendered it).
+func TestPackageDirKeepsChartYAMLDependencies(t *testing.T) {
+	files := withFiles(subchart("beta", "v1"), map[string]string{
+		"Chart.yaml":        "apiVersion: v1\nname: top\nversion: 0.1.0\ndependencies:\n  - {name: beta, version: 1.0.0, condition: beta.enabled}\n",
+		"values.yaml":       "beta: {enabled: false}\n",
+		"templates/cm.yaml": cmTemplate,
+	})
+	for _, m := range helmMajors {
+		out, err := recovering(m.render)(context.Background(), Request{Chart: packageDir(t, writeChartDir(t, files)), ReleaseName: "rel"})
+		if err != nil || !strings.Contains(string(out), "name: rel-top") || strings.Contains(string(out), "rel-beta") {
+			t.Errorf("%s: %v\n%s", m.name, err, out)
+		}
+	}
 }
 
 func writeChartDir(t *testing.T, files map[string]string) string {
