@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -47,10 +46,11 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(head.FS, base.FS)
+	cfg, baseCfg, err := loadConfigs(head.FS, base.FS, ios, o.Quiet)
 	if err != nil {
 		return err
 	}
+	base.Config = baseCfg
 	envs, err := cfg.SelectEnvs(o.envs)
 	if err != nil {
 		return fmt.Errorf("--env: %w", err)
@@ -131,18 +131,6 @@ func resolveSides(repo *git.Repo, o *options, getenv func(string) string) (manif
 	}
 	h, err := side(headName, headHash)
 	return b, h, err
-}
-
-// loadConfig reads .promote.yaml at head, or at base when head removed it.
-func loadConfig(head, base fs.FS) (*config.Config, error) {
-	data, err := fs.ReadFile(head, config.FileName)
-	if errors.Is(err, fs.ErrNotExist) {
-		data, err = fs.ReadFile(base, config.FileName)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s at head and base: %w", config.FileName, err)
-	}
-	return config.Parse(data)
 }
 
 func chartClient(o *options, getenv func(string) string) (*charts.Client, error) {

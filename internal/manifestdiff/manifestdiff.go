@@ -33,6 +33,10 @@ type Side struct {
 	Name string // as the user gave it, for the report
 	Rev  string // resolved commit
 	FS   fs.FS  // the commit's tree
+	// Config is what this revision is discovered and rendered with; nil
+	// means Diff.Config. The command gives base the head's config with
+	// base's deployment settings (see configAt).
+	Config *config.Config
 }
 
 // Diff compares Base with Head.
@@ -166,7 +170,7 @@ func (d *Diff) discoverSide(ctx context.Context, s Side, env string) ([]argo.App
 			return tree, err
 		}
 	}
-	apps, err := argo.DiscoverWith(s.FS, d.Config, env, opt)
+	apps, err := argo.DiscoverWith(s.FS, d.configAt(s), env, opt)
 	var derr *argo.DiscoveryError
 	if errors.As(err, &derr) {
 		return apps, derr.Failures, nil
@@ -243,7 +247,7 @@ func (d *Diff) plan(p *pair) []job {
 		p.result.Status, p.result.Error = report.StatusError, oneLine(fmt.Sprintf("env %s, app %s: reading inputs: %v", p.env, p.name, err))
 		return nil
 	}
-	if kb == kh {
+	if kb == kh && d.sameDeployment() {
 		p.result.Status = report.StatusUnchanged
 		if d.live[p.env] {
 			// the cluster is compared with every app, and generated

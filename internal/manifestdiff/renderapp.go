@@ -40,7 +40,7 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 		}
 		var req *argo.Request
 		if err == nil {
-			req, err = app.Resolve(src, argo.ResolveOptions{Config: d.Config, FS: fsys, Revision: rev, Repos: repos})
+			req, err = app.Resolve(src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
 		}
 		var m []byte
 		if err == nil && req != nil {
