@@ -58,3 +58,24 @@ func TestWithDeployment(t *testing.T) {
 		t.Error("Same is wrong")
 	}
 }
+
+// FuzzParseDeployment: any bytes give deployment settings Parse would
+// accept, or a one-line error; never a panic.
+func FuzzParseDeployment(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte("argocd: {version: '3.4', tracking: label, helm: {valuesFileSchemes: ''}}\nkubeVersion: v1.31.0\n"))
+	f.Add([]byte("argocd: [\n"))
+	f.Add([]byte("argocd: 5\napiVersions: {a: 1}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := ParseDeployment(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error: %q", err)
+			}
+			return
+		}
+		if err := d.Argo.validate(locator{}); err != nil {
+			t.Fatalf("accepted invalid settings %+v: %v", d.Argo, err)
+		}
+	})
+}
