@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -15,7 +16,7 @@ import (
 // head as what the merge request asks for. When base has no
 // .promote.yaml, or one whose deployment settings do not read, base
 // renders with head's, and a warning says why.
-func loadConfigs(head, base fs.FS, ios *ioStreams, quiet bool) (cfg, baseCfg *config.Config, err error) {
+func loadConfigs(head, base fs.FS, log *slog.Logger) (cfg, baseCfg *config.Config, err error) {
 	data, err := fs.ReadFile(head, config.FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		data, err = fs.ReadFile(base, config.FileName)
@@ -35,14 +36,13 @@ func loadConfigs(head, base fs.FS, ios *ioStreams, quiet bool) (cfg, baseCfg *co
 	}
 	dep, err := config.ParseDeployment(baseData)
 	if err != nil {
-		fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s at base: %s; base renders with head's argocd, kubeVersion and apiVersions\n",
-			config.FileName, cli.Line(err))
+		log.Warn(fmt.Sprintf("%s at base: %s; base renders with head's argocd, kubeVersion and apiVersions", config.FileName, cli.Line(err)))
 		return cfg, cfg, nil
 	}
 	baseCfg = cfg.WithDeployment(dep)
-	if !quiet && !dep.Same(cfg.Deployment()) {
-		fmt.Fprintf(ios.ErrOut, "manifestdiff: the argocd, kubeVersion or apiVersions settings differ: each revision renders with its own "+
-			"(base: %s; head: %s), every app at both\n", describe(baseCfg), describe(cfg))
+	if !dep.Same(cfg.Deployment()) {
+		log.Info(fmt.Sprintf("the argocd, kubeVersion or apiVersions settings differ: each revision renders with its own "+
+			"(base: %s; head: %s), every app at both", describe(baseCfg), describe(cfg)))
 	}
 	return cfg, baseCfg, nil
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
 	"os"
 	"os/signal"
 	"syscall"
@@ -19,14 +18,17 @@ import (
 type ioStreams = cli.IOStreams
 
 func main() {
+	ios := cli.System() // the real stderr, before captureStderr replaces os.Stderr
+	flush, err := captureStderr(newLogger(ios.ErrOut, false))
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "manifestdiff: %v\n", err)
+		os.Exit(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Libraries (kustomize's deprecation notices) warn through the standard
-	// logger: keep them to one line each on stderr, marked as warnings.
-	log.SetFlags(0)
-	log.SetPrefix("manifestdiff: warning: ")
-	ios := cli.System()
-	os.Exit(exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv)))
+	code := exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv))
+	stop()
+	flush()
+	os.Exit(code)
 }
 
 // runArgs parses args with the command tree and runs the diff.

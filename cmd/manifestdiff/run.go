@@ -26,6 +26,8 @@ var errChanged = errors.New("changes found")
 
 func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
 	o.color = cli.UseColor(o.Color, ios.OutTTY, getenv)
+	log := newLogger(ios.ErrOut, o.Quiet)
+	installLibraryLog(log)
 	var post *poster
 	if o.post {
 		var err error
@@ -35,7 +37,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	}
 	link, note := reportURL(o, getenv)
 	if note != "" {
-		fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", note)
+		log.Warn(note)
 	}
 	repo, err := git.Open(orDot(o.repo))
 	if err != nil {
@@ -46,7 +48,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	cfg, baseCfg, err := loadConfigs(head.FS, base.FS, ios, o.Quiet)
+	cfg, baseCfg, err := loadConfigs(head.FS, base.FS, log)
 	if err != nil {
 		return err
 	}
@@ -63,7 +65,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos}
+	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log}
 	if o.live {
 		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext}}
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"runtime"
 	"sort"
 	"sync"
@@ -51,6 +52,11 @@ type Diff struct {
 	Repos    RepoFetcher
 	Parallel int                   // renders at once; 0 = GOMAXPROCS
 	Progress func(done, total int) // called after each render, if set
+	// Log receives, with the env and app, what the tools would print on
+	// stderr while rendering the head revision (render.Input.Log): their
+	// warnings, deprecated kustomization fields. Base renders stay silent:
+	// a reviewer acts on what the merge request leaves. nil drops them.
+	Log *slog.Logger
 	// Live, if set, also compares the apps of the config's live envs with
 	// their cluster.
 	Live *Live

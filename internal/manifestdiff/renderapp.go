@@ -30,6 +30,9 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 	var out bytes.Buffer
 	var notes []string
 	in := render.Input{FS: fsys, Charts: d.Charts}
+	if d.Log != nil && side.Rev == d.Head.Rev && side.Name == d.Head.Name {
+		in.Log = d.Log.With("env", app.Env, "app", app.Name)
+	}
 	if ro, ok := d.Repos.(render.RepoOpener); ok {
 		in.Repos = ro // kustomize remote bases
 	}

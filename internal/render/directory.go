@@ -41,7 +41,7 @@ func Directory(fsys fs.FS, dir string, recurse bool, include, exclude string) ([
 // or not the source has a jsonnet block; each object they produce is a
 // document.
 func DirectoryWithJsonnet(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
-	return directory(fsys, dir, recurse, include, exclude, jsonnetOpts, false)
+	return directory(fsys, dir, recurse, include, exclude, jsonnetRun{opts: jsonnetOpts}, false)
 }
 
 // DirectoryAnyExtension is DirectoryWithJsonnet with Argo CD's
@@ -49,10 +49,10 @@ func DirectoryWithJsonnet(fsys fs.FS, dir string, recurse bool, include, exclude
 // by include and exclude alone, and read as YAML unless it ends in .json
 // or .jsonnet.
 func DirectoryAnyExtension(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
-	return directory(fsys, dir, recurse, include, exclude, jsonnetOpts, true)
+	return directory(fsys, dir, recurse, include, exclude, jsonnetRun{opts: jsonnetOpts}, true)
 }
 
-func directory(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions, anyExt bool) ([]byte, error) {
+func directory(fsys fs.FS, dir string, recurse bool, include, exclude string, jr jsonnetRun, anyExt bool) ([]byte, error) {
 	dir = path.Clean(dir)
 	inc, err := compileGlob(include)
 	if err != nil {
@@ -78,7 +78,7 @@ func directory(fsys fs.FS, dir string, recurse bool, include, exclude string, js
 			(exc != nil && exc.Match(rel)) || (inc != nil && !inc.Match(rel)) {
 			return nil
 		}
-		docs, err := readManifests(fsys, dir, p, jsonnetOpts)
+		docs, err := readManifests(fsys, dir, p, jr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
@@ -118,7 +118,7 @@ const skipMarker = "+argocd:skip-file-rendering"
 // readManifests returns the non-empty documents of one manifest file.
 // Symlinks are followed; anything that is not a regular file is skipped,
 // as Argo CD does.
-func readManifests(fsys fs.FS, dir, p string, jsonnetOpts *argo.JsonnetOptions) ([]string, error) {
+func readManifests(fsys fs.FS, dir, p string, jr jsonnetRun) ([]string, error) {
 	info, err := fs.Stat(fsys, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -137,7 +137,7 @@ func readManifests(fsys fs.FS, dir, p string, jsonnetOpts *argo.JsonnetOptions) 
 		return nil, nil
 	}
 	if strings.HasSuffix(p, ".jsonnet") {
-		return jsonnetDocs(fsys, dir, p, jsonnetOpts)
+		return jsonnetDocs(fsys, dir, p, jr)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if strings.HasSuffix(p, ".json") {

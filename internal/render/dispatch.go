@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"io/fs"
+	"log/slog"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
@@ -28,6 +29,12 @@ type Input struct {
 	// Repos fetches the git repositories of kustomize remote bases; nil
 	// leaves them not rendered.
 	Repos RepoOpener
+	// Log receives what the tools would print on stderr while rendering
+	// this source (their libraries' warnings, deprecated kustomization
+	// fields, jsonnet's std.trace), each distinct line once per render,
+	// cleaned of the render's input values; nil drops them. Library
+	// records reach it only once a LibraryHandler is the default logger.
+	Log *slog.Logger
 }
 
 // ChartFetcher returns a packaged chart (.tgz).
@@ -61,6 +68,10 @@ func Render(ctx context.Context, in Input, req *argo.Request) (out []byte, err e
 	if !ok {
 		return nil, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
 	}
+	n := &notices{}
+	ctx = withNotices(ctx, n)
+	defer n.report(ctx, in.Log) // last: once the capture ends and a panic is recovered
+	defer n.capture(req.Kind)()
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, recovered(p, req)

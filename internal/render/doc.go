@@ -21,6 +21,16 @@
 // render naming env, app and source. A new kind adds a Renderer and an
 // entry in the dispatch table, and nothing in internal/manifestdiff.
 //
+// Render also does, once for every kind, what no renderer may do on its
+// own: it recovers a panic of any engine as that render's error
+// (ErrPanic), and it collects what the tools would print on stderr
+// (their libraries' log records, deprecated kustomization fields,
+// jsonnet's std.trace) as notices for Input.Log, cleaned of the render's
+// input values. Nothing here prints: library records reach a render
+// through LibraryHandler, the default slog handler a command installs,
+// which ties a record to the render running on the goroutine that
+// logged it (liblog.go).
+//
 // # The engines
 //
 // Below the renderers are the functions that run one tool on bytes:
@@ -31,7 +41,8 @@
 // library. They know nothing about Argo CD Applications.
 //
 // Everything is safe for concurrent use: each render builds its own Helm
-// configuration, chart and values, and no call mutates package-level
-// state (Helm's or ours). The one write to Helm's state is at package
-// init: the HelmVersion both SDKs report (helmversion.go).
+// configuration, chart and values, and no call mutates Helm's state. The
+// one write to Helm's state is at package init: the HelmVersion both
+// SDKs report (helmversion.go). Ours is the registry of running renders
+// whose library records are captured (a sync.Map by goroutine).
 package render

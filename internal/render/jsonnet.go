@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"path"
 	"strings"
 
@@ -28,11 +30,14 @@ const jsonnetRoot = "/_repo"
 // first), then in dir. The result must be an array of objects (nulls
 // skipped) or one object, each with a kind; an object with an items
 // array stands for its items, as in Argo CD.
-func jsonnetManifests(fsys fs.FS, dir, p string, o *argo.JsonnetOptions) ([]map[string]any, error) {
-	vm, err := jsonnetVM(fsys, dir, o)
+func jsonnetManifests(fsys fs.FS, dir, p string, jr jsonnetRun) ([]map[string]any, error) {
+	vm, err := jsonnetVM(fsys, dir, jr.opts)
 	if err != nil {
 		return nil, err
 	}
+	// std.trace writes to the VM's trace output, stderr by default: it
+	// is a notice of this render
+	vm.SetTraceOut(jr.traceOut())
 	out, err := vm.EvaluateFile(jsonnetRoot + "/" + p)
 	if err != nil {
 		if crash := jsonnetCrash(err.Error()); crash != nil {
@@ -214,8 +219,8 @@ func objectYAML(o map[string]any) (string, error) {
 	return strings.TrimSuffix(string(y), "\n"), nil
 }
 
-func jsonnetDocs(fsys fs.FS, dir, p string, o *argo.JsonnetOptions) ([]string, error) {
-	objs, err := jsonnetManifests(fsys, dir, p, o)
+func jsonnetDocs(fsys fs.FS, dir, p string, jr jsonnetRun) ([]string, error) {
+	objs, err := jsonnetManifests(fsys, dir, p, jr)
 	if err != nil {
 		return nil, err
 	}
@@ -228,4 +233,29 @@ func jsonnetDocs(fsys fs.FS, dir, p string, o *argo.JsonnetOptions) ([]string, e
 		docs = append(docs, doc)
 	}
 	return docs, nil
+}
+
+// jsonnetRun is how a directory source evaluates its .jsonnet files: the
+// source's options, and where std.trace's lines go.
+type jsonnetRun struct {
+	opts  *argo.JsonnetOptions
+	trace *notices // nil: dropped
+}
+
+func (jr jsonnetRun) traceOut() io.Writer {
+	if jr.trace == nil {
+		return io.Discard
+	}
+	return traceWriter{jr.trace}
+}
+
+// traceWriter turns go-jsonnet's trace output ("TRACE: file:line text")
+// into notices, paths relative to the repository.
+type traceWriter struct{ n *notices }
+
+func (w traceWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		w.n.add(slog.LevelInfo, "jsonnet "+strings.ReplaceAll(line, jsonnetRoot+"/", ""))
+	}
+	return len(p), nil
 }

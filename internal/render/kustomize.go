@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
@@ -188,3 +189,66 @@ func redactURL(s string) string {
 	u.User = url.User("xxxxx")
 	return u.String()
 }
+
+// kustomizeDeprecations names the deprecated fields (bases,
+// commonLabels, imageTags, patchesJson6902, patchesStrategicMerge, vars)
+// of every kustomization of the repository the build at dir reads, with
+// kustomize's own check and words, one line per file and field. The
+// library prints the same to os.Stderr on every build; this says it
+// once, with the file, as the render's notices.
+func kustomizeDeprecations(fsys fs.FS, dir string) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		if seen[dir] || depth > 50 {
+			return
+		}
+		seen[dir] = true
+		data, name, err := readKustomization(fsys, dir)
+		if err != nil {
+			return // the build says why
+		}
+		var k types.Kustomization
+		if k.Unmarshal(data) != nil {
+			return
+		}
+		if msgs := k.CheckDeprecatedFields(); msgs != nil {
+			for _, m := range *msgs {
+				out = append(out, fmt.Sprintf("kustomization %s: %s", path.Join(dir, name), strings.TrimPrefix(m, "# Warning: ")))
+			}
+		}
+		for _, e := range append(append(k.Resources, k.Bases...), k.Components...) {
+			p := path.Join(dir, e)
+			if remote(e) || !fs.ValidPath(p) {
+				continue
+			}
+			if st, err := fs.Stat(fsys, p); err == nil && st.IsDir() {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(path.Clean(dir), 0)
+	return out
+}
+
+// KustomizeStderrNotice reports whether line is one of the deprecation
+// notices the kustomize library writes straight to os.Stderr on every
+// build (internal/target's KustTarget.Load). Render reports those itself,
+// once per file (kustomizeDeprecations); a command that captures
+// os.Stderr drops them.
+func KustomizeStderrNotice(line string) bool { return kustomizeStderrNotices()[strings.TrimSpace(line)] }
+
+// kustomizeStderrNotices are the lines CheckDeprecatedFields gives for a
+// kustomization using every deprecated field: kustomize's own words.
+var kustomizeStderrNotices = sync.OnceValue(func() map[string]bool {
+	k := types.Kustomization{Bases: []string{"b"}, CommonLabels: map[string]string{"a": "b"}, ImageTags: []types.Image{{Name: "i"}},
+		PatchesJson6902: []types.Patch{{Path: "p"}}, PatchesStrategicMerge: []types.PatchStrategicMerge{"p"}, Vars: []types.Var{{Name: "v"}}}
+	out := map[string]bool{}
+	if msgs := k.CheckDeprecatedFields(); msgs != nil {
+		for _, m := range *msgs {
+			out[strings.TrimSpace(m)] = true
+		}
+	}
+	return out
+})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
+	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
@@ -57,6 +59,8 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 		}
 		hr.FileParameters = append(hr.FileParameters, NamedBytes{Name: fp.Name, Data: data})
 	}
+	values := sync.OnceValue(func() []string { return helmInputValues(hr) }) // only if there is a notice
+	noticesFrom(ctx).setCleaner(func(s string) string { return maskValues(s, values()) })
 	out, err := HelmFor(h.HelmMajor)(ctx, hr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -90,18 +94,18 @@ func readValueFile(ctx context.Context, repo, chart fs.FS, vf argo.ValueFile) ([
 // DirectorySource renders a plain directory source.
 type DirectorySource struct{}
 
-func (DirectorySource) Render(_ context.Context, in Input, req *argo.Request) ([]byte, error) {
+func (DirectorySource) Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
 	d := req.Directory
 	jsonnet, err := argo.ParseJsonnetOptions(d.Jsonnet)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
 	jsonnet.Substitute(req.BuildEnv.Subst)
-	render := DirectoryWithJsonnet
-	if d.DisableExtensionFilter {
-		render = DirectoryAnyExtension
+	n := noticesFrom(ctx)
+	if jsonnet != nil {
+		n.setCleaner(func(s string) string { return maskValues(s, jsonnetValues(jsonnet)) })
 	}
-	m, err := render(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnet)
+	m, err := directory(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnetRun{opts: jsonnet, trace: n}, d.DisableExtensionFilter)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
@@ -120,6 +124,10 @@ func (KustomizeSource) Render(ctx context.Context, in Input, req *argo.Request) 
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
 	opts.Substitute(req.BuildEnv.Subst)
+	n := noticesFrom(ctx)
+	for _, d := range kustomizeDeprecations(in.FS, req.Path) {
+		n.add(slog.LevelWarn, d)
+	}
 	fsys, err := withRemoteBases(ctx, in.FS, in.Repos, req.Path)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
