@@ -110,7 +110,7 @@ func (d *Diff) addInputs(s *scrub.Set, app *argo.App, side Side) {
 		if src.Chart == "" && argo.SameRepo(src.RepoURL, d.Config.RepoURL) {
 			rev = side.Rev
 		}
-		req, err := app.Resolve(src, argo.ResolveOptions{Config: d.Config, FS: side.FS, Revision: rev})
+		req, err := app.Resolve(src, argo.ResolveOptions{Config: d.configAt(side), FS: side.FS, Revision: rev})
 		if err != nil || req == nil {
 			continue
 		}

@@ -237,7 +237,9 @@ func kustomizeDeprecations(fsys fs.FS, dir string) []string {
 // build (internal/target's KustTarget.Load). Render reports those itself,
 // once per file (kustomizeDeprecations); a command that captures
 // os.Stderr drops them.
-func KustomizeStderrNotice(line string) bool { return kustomizeStderrNotices()[strings.TrimSpace(line)] }
+func KustomizeStderrNotice(line string) bool {
+	return kustomizeStderrNotices()[strings.TrimSpace(line)]
+}
 
 // kustomizeStderrNotices are the lines CheckDeprecatedFields gives for a
 // kustomization using every deprecated field: kustomize's own words.

@@ -45,7 +45,7 @@ func installLibrary(t *testing.T) recorder {
 	return rest
 }
 
-const planted = "Sup3r-S3cret-9k2"
+const plantedNotice = "Sup3r-S3cret-9k2"
 
 // TestLibraryLogsBecomeNotices: what Helm (3 through log.Printf, 4
 // through slog and log) logs while rendering an app reaches that
@@ -55,7 +55,7 @@ func TestLibraryLogsBecomeNotices(t *testing.T) {
 	rest := installLibrary(t)
 	chart := packRaw(t, writeChartDir(t, map[string]string{
 		"Chart.yaml":  "apiVersion: v2\nname: top\nversion: 0.1.0\ndependencies:\n  - {name: sub, version: 1.0.0, import-values: [{child: nope, parent: x}]}\n",
-		"values.yaml": "conf:\n  password: " + planted + "\n",
+		"values.yaml": "conf:\n  password: " + plantedNotice + "\n",
 		// a template, so that both majors render something
 		"templates/cm.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: top}\n",
 		"charts/sub/Chart.yaml":  "apiVersion: v2\nname: sub\nversion: 1.0.0\n",
@@ -65,7 +65,7 @@ func TestLibraryLogsBecomeNotices(t *testing.T) {
 		log := newRecorder()
 		req := &argo.Request{Env: "qa", App: "web", Kind: argo.KindHelm, Source: argo.Source{Chart: "top", TargetRevision: "0.1.0"},
 			Helm: &argo.HelmRequest{Chart: argo.ChartRef{RepoURL: "https://charts.example.com", Name: "top", Version: "0.1.0"}, HelmMajor: major,
-				Values: []byte("conf:\n  password: {nested: " + planted + "-user}\n")}}
+				Values: []byte("conf:\n  password: {nested: " + plantedNotice + "-user}\n")}}
 		if _, err := Render(context.Background(), Input{Charts: chartSource(chart), Log: slog.New(log)}, req); err != nil {
 			t.Fatalf("helm %d: %v", major, err)
 		}
@@ -75,7 +75,7 @@ func TestLibraryLogsBecomeNotices(t *testing.T) {
 				t.Errorf("helm %d: notices lack %q:\n%s", major, w, got)
 			}
 		}
-		if strings.Contains(got, planted) || strings.Count(got, "destination for top.conf.password") != 1 {
+		if strings.Contains(got, plantedNotice) || strings.Count(got, "destination for top.conf.password") != 1 {
 			t.Errorf("helm %d: notices show the value or repeat:\n%s", major, got)
 		}
 	}
@@ -122,7 +122,7 @@ func TestJsonnetTraceIsANotice(t *testing.T) {
 	fsys := fstest.MapFS{"d/main.jsonnet": {Data: []byte("std.trace('token is ' + std.extVar('token'), [{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'x'}}])")}}
 	log := newRecorder()
 	req := &argo.Request{Env: "qa", App: "cfg", Kind: argo.KindDirectory, Source: argo.Source{Path: "d"}, Path: "d",
-		Directory: &argo.DirectoryRequest{Jsonnet: []byte("extVars: [{name: token, value: " + planted + "}]\n")}}
+		Directory: &argo.DirectoryRequest{Jsonnet: []byte("extVars: [{name: token, value: " + plantedNotice + "}]\n")}}
 	if _, err := Render(context.Background(), Input{FS: fsys, Log: slog.New(log)}, req); err != nil {
 		t.Fatal(err)
 	}
@@ -150,16 +150,20 @@ func TestLibraryLevel(t *testing.T) {
 	}
 }
 
-func TestMaskValues(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"destination for a.b is a table. Ignoring non-table value (x)", "destination for a.b is a table. Ignoring non-table value (***)"},
-		{"cannot overwrite table with non table for a.b (map[k:v])", "cannot overwrite table with non table for a.b (***)"},
-		{"trace: " + planted + " and s3cr3t", "trace: *** and ***"},
-		{"the data key, line 13, debug table", "the data key, line 13, *** table"},
+func TestNoticeCleaners(t *testing.T) {
+	helm := helmNoticeCleaner(Request{Values: []byte("password: " + plantedNotice + "\n")})
+	for in, want := range map[string]string{
+		"destination for a.b is a table. Ignoring non-table value (x)": "destination for a.b is a table. Ignoring non-table value (***)",
+		"cannot overwrite table with non table for a.b (map[k:v])":     "cannot overwrite table with non table for a.b (***)",
+		"skipped value for a.b: Not a table. " + plantedNotice:         "skipped value for a.b: Not a table. ***",
 	} {
-		if got := maskValues(tc.in, longestFirst([]string{planted, "s3cr3t", "debug", "3", "true"})); got != tc.want {
-			t.Errorf("maskValues(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := helm(in); got != want {
+			t.Errorf("helm notice %q cleaned to %q, want %q", in, got, want)
 		}
+	}
+	jsonnet := jsonnetNoticeCleaner(&argo.JsonnetOptions{ExtVars: []argo.JsonnetVar{{Name: "token", Value: plantedNotice}}})
+	if got, want := jsonnet("TRACE: d/x.jsonnet:3 'token' is "+plantedNotice), "TRACE: d/x.jsonnet:3 'token' is ***"; got != want {
+		t.Errorf("jsonnet notice cleaned to %q, want %q", got, want)
 	}
 }
 

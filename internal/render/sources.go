@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
@@ -59,8 +58,7 @@ func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]by
 		}
 		hr.FileParameters = append(hr.FileParameters, NamedBytes{Name: fp.Name, Data: data})
 	}
-	values := sync.OnceValue(func() []string { return helmInputValues(hr) }) // only if there is a notice
-	noticesFrom(ctx).setCleaner(func(s string) string { return maskValues(s, values()) })
+	noticesFrom(ctx).setCleaner(helmNoticeCleaner(hr))
 	out, err := HelmFor(h.HelmMajor)(ctx, hr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -103,7 +101,7 @@ func (DirectorySource) Render(ctx context.Context, in Input, req *argo.Request) 
 	jsonnet.Substitute(req.BuildEnv.Subst)
 	n := noticesFrom(ctx)
 	if jsonnet != nil {
-		n.setCleaner(func(s string) string { return maskValues(s, jsonnetValues(jsonnet)) })
+		n.setCleaner(jsonnetNoticeCleaner(jsonnet))
 	}
 	m, err := directory(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnetRun{opts: jsonnet, trace: n}, d.DisableExtensionFilter)
 	if err != nil {
