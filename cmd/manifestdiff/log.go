@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/render"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // lineHandler writes each record as one stderr line,
@@ -114,7 +115,7 @@ func captureStderr(log *slog.Logger) (done func(), err error) {
 		for sc.Scan() {
 			line := strings.TrimSpace(sc.Text())
 			if line != "" && !render.KustomizeStderrNotice(line) {
-				log.Warn(line)
+				log.Warn((*scrub.Set)(nil).Foreign(line)) // a library's words: what it quotes is masked
 			}
 		}
 		io.Copy(io.Discard, r) // a line past the limit: drain, never block a writer

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // The libraries below the renderers log through the process's default
@@ -23,7 +24,9 @@ import (
 // (slog.SetDefault, which also routes the log package through it). A
 // record logged on a goroutine that is inside Render belongs to that
 // render: it joins its notices, which Render reports through Input.Log.
-// Any other record goes to next. Renders run one per goroutine and the
+// Any other record goes to next, as one cleaned line (scrub's known
+// forms, quoted spans and URL userinfo masked: no render's inputs are at
+// hand to say more). Renders run one per goroutine and the
 // engines log on the goroutine that calls them, so the goroutine is
 // what ties a record to its app.
 
@@ -65,7 +68,11 @@ func (h *libraryHandler) Handle(ctx context.Context, r slog.Record) error {
 	if !h.next.Enabled(ctx, r.Level) {
 		return nil
 	}
-	return h.next.Handle(ctx, r)
+	// not a render's: no inputs to mask, but what a library quotes is
+	// masked all the same, as in any library error we print
+	level, msg := libraryLevel(r.Level, r.Message)
+	clean := slog.NewRecord(r.Time, level, (*scrub.Set)(nil).Foreign(msg+recordAttrs(nil, r)), r.PC)
+	return h.next.Handle(ctx, clean)
 }
 
 func (h *libraryHandler) WithAttrs(as []slog.Attr) slog.Handler {

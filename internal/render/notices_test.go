@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"log"
 	"log/slog"
 	"strings"
 	"sync"
@@ -205,5 +206,18 @@ func TestLibraryNoticesStayWithTheirRender(t *testing.T) {
 	}
 	if r := rest.got(); len(r) != 0 {
 		t.Errorf("records reached the default logger: %q", r)
+	}
+}
+
+// A record logged outside any render reaches the default logger's next
+// handler as one line, its level read from the text and what it quotes
+// masked: there are no inputs to mask it with.
+func TestLibraryRecordOutsideARender(t *testing.T) {
+	rest := installLibrary(t)
+	log.Printf("warning: token %q refused by https://user:pa55word@example.com/x", plantedNotice)
+	slog.Info("debug-free", "k", "v")
+	got := rest.got()
+	if len(got) != 2 || got[0] != `WARN token "***" refused by https://***@example.com/x` || got[1] != "INFO debug-free k=v" {
+		t.Errorf("records %q", got)
 	}
 }
