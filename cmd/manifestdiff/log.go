@@ -24,12 +24,16 @@ type lineHandler struct {
 	min   slog.Level
 	seen  map[string]bool
 	attrs []slog.Attr
+	// tty: stderr is a terminal, where a progress line ("rendering 3/10",
+	// no newline) may be showing: a line first clears it, and the next
+	// progress update redraws it below.
+	tty bool
 }
 
 // newLogger is the command's logger: progress and the tools' notices on
 // stderr. --quiet keeps warnings only.
-func newLogger(w io.Writer, quiet bool) *slog.Logger {
-	h := &lineHandler{mu: &sync.Mutex{}, w: w, min: slog.LevelInfo, seen: map[string]bool{}}
+func newLogger(w io.Writer, quiet, tty bool) *slog.Logger {
+	h := &lineHandler{mu: &sync.Mutex{}, w: w, min: slog.LevelInfo, seen: map[string]bool{}, tty: tty}
 	if quiet {
 		h.min = slog.LevelWarn
 	}
@@ -72,6 +76,9 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 		return nil
 	}
 	h.seen[line] = true
+	if h.tty {
+		line = "\r\033[K" + line
+	}
 	_, err := io.WriteString(h.w, line)
 	return err
 }

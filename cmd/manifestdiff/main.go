@@ -19,7 +19,7 @@ type ioStreams = cli.IOStreams
 
 func main() {
 	ios := cli.System() // the real stderr, before captureStderr replaces os.Stderr
-	flush, err := captureStderr(newLogger(ios.ErrOut, false))
+	flush, err := captureStderr(newLogger(ios.ErrOut, false, ios.ErrTTY))
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "manifestdiff: %v\n", err)
 		os.Exit(1)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os/exec"
 	"strings"
 	"testing"
@@ -75,5 +76,21 @@ func checkLibraryStderr(t *testing.T, bin string) {
 	if strings.Contains(got, "# Warning") || strings.Count(got, "commonLabels") != 1 || strings.Contains(got, "Sup3r") ||
 		!strings.Contains(got, kustDeprecation) || !strings.Contains(got, helmCoalesce) || strings.Count(got, "\n") != 2 {
 		t.Errorf("stderr of the binary:\n%s\nwant exactly:\n%s%s", got, kustDeprecation, helmCoalesce)
+	}
+}
+
+// On a terminal a warning first clears the progress line it would
+// otherwise be glued to; progress resumes on the next line.
+func TestNoticesClearTheProgressLine(t *testing.T) {
+	f, base, head := noisyFleet(t)
+	var out, errOut bytes.Buffer
+	ios := &ioStreams{Out: &out, ErrOut: &errOut, ErrTTY: true}
+	args := []string{"--repo", f.Dir, "--base", base, "--head", head, "--cache-dir", t.TempDir(), "-o", "json"}
+	if code := exitCode(ios, runArgs(context.Background(), args, ios, func(string) string { return "" })); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%q", code, errOut.String())
+	}
+	e := errOut.String()
+	if !strings.Contains(e, "\r\x1b[K"+kustDeprecation) || !strings.Contains(e, "\r\x1b[K"+helmCoalesce) || !strings.Contains(e, "\rrendering 1/") {
+		t.Errorf("stderr %q", e)
 	}
 }

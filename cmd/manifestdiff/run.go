@@ -26,7 +26,7 @@ var errChanged = errors.New("changes found")
 
 func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
 	o.color = cli.UseColor(o.Color, ios.OutTTY, getenv)
-	log := newLogger(ios.ErrOut, o.Quiet)
+	log := newLogger(ios.ErrOut, o.Quiet, ios.ErrTTY)
 	installLibraryLog(log)
 	var post *poster
 	if o.post {
