@@ -4,8 +4,8 @@ import "github.com/gitops-promote/gitops-promote/internal/diff"
 
 // Live actions. A sync of the head revision would create, update or prune
 // an object, or leave one no longer rendered in place (remain: the app
-// does not prune, or the object opts out). Drift compares main's render
-// with the cluster: modified, missing from the cluster, or extra (managed
+// does not prune, or the object opts out). Drift compares the base
+// revision's render with the cluster: modified, missing from the cluster, or extra (managed
 // by the app, only in the cluster).
 const (
 	LiveCreate   = "create"
@@ -25,8 +25,8 @@ type Live struct {
 	// Changes are what a sync of the head revision would do: hunks from
 	// the live object (a/) to what the dry run predicts (b/).
 	Changes []LiveResource
-	// Drift is where the cluster no longer matches main: hunks from main's
-	// render, as the dry run predicts it (a/), to the live object (b/).
+	// Drift is where the cluster no longer matches the base revision:
+	// hunks from its render, as the dry run predicts it (a/), to the live object (b/).
 	Drift []LiveResource
 	// Findings are the objects that could not be compared.
 	Findings []LiveFinding
@@ -112,7 +112,8 @@ func (r Report) anyLive() bool { return len(r.LiveEnvs) > 0 }
 //	 "findings": [{"apiVersion", "kind", "namespace", "name", "reason": "forbidden|unknown-kind|rejected", "message"}]}
 //
 // A change's diff runs from the live object (a/) to what the dry run
-// predicts (b/); a drift's from main's render (a/) to the live object (b/).
+// predicts (b/); a drift's from the base revision's render (a/) to the
+// live object (b/).
 type jsonLive struct {
 	Error    string             `json:"error,omitempty"`
 	Changes  []jsonLiveResource `json:"changes"`

@@ -11,13 +11,29 @@ import (
 
 // liveTitles says in words what each action means to a reviewer.
 var liveTitles = map[string]string{
-	LiveCreate:   "would be created",
-	LiveUpdate:   "would change",
-	LivePrune:    "would be pruned",
-	LiveRemain:   "would remain (the app does not prune it)",
-	LiveModified: "drift: the cluster no longer matches main",
-	LiveMissing:  "drift: missing from the cluster",
-	LiveExtra:    "drift: only in the cluster",
+	LiveCreate:  "would be created",
+	LiveUpdate:  "would change",
+	LivePrune:   "would be pruned",
+	LiveRemain:  "would remain (the app does not prune it)",
+	LiveMissing: "drift: missing from the cluster",
+	LiveExtra:   "drift: only in the cluster",
+}
+
+// liveTitle is an action's title; a modified object's names the base
+// revision its drift is measured from, as the user gave it (a branch, a
+// merge-base, a commit): drift from a release branch is not drift from
+// main.
+func liveTitle(action, base string) string {
+	if action == LiveModified {
+		if base == "" {
+			base = "the base revision"
+		}
+		return "drift: the cluster no longer matches " + base
+	}
+	if t, ok := liveTitles[action]; ok {
+		return t
+	}
+	return action
 }
 
 // liveWarnings puts envs that could not be compared at the very top, like
@@ -100,13 +116,13 @@ func writeLiveMarkdown(b *bytes.Buffer, r Report, opt MarkdownOptions) {
 		}
 		for _, a := range r.Apps {
 			if a.Env == e.Env && liveVisible(a) {
-				writeLiveApp(b, a, reportLink(opt, LiveAnchor(a)))
+				writeLiveApp(b, a, r.Base, reportLink(opt, LiveAnchor(a)))
 			}
 		}
 	}
 }
 
-func writeLiveApp(b *bytes.Buffer, a App, link string) {
+func writeLiveApp(b *bytes.Buffer, a App, base, link string) {
 	l := a.Live
 	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s</summary>\n\n", html.EscapeString(a.Name), html.EscapeString(liveTally(l)), link)
 	if l.Error != "" {
@@ -120,7 +136,7 @@ func writeLiveApp(b *bytes.Buffer, a App, link string) {
 	}
 	for _, group := range [][]LiveResource{l.Changes, l.Drift} {
 		for _, c := range group {
-			fmt.Fprintf(b, "**%s** %s %s\n\n", liveTitles[c.Action], escape(c.Kind), code(resourceName(c.ResourceDiff)))
+			fmt.Fprintf(b, "**%s** %s %s\n\n", escape(liveTitle(c.Action, base)), escape(c.Kind), code(resourceName(c.ResourceDiff)))
 			writeResourceNotes(b, c.ResourceDiff)
 			writeFence(b, "diff", capLines(c.Diff))
 		}
@@ -152,7 +168,7 @@ func writeLiveTerminal(b *bytes.Buffer, p painter, r Report) {
 			}
 			for _, group := range [][]LiveResource{a.Live.Changes, a.Live.Drift} {
 				for _, c := range group {
-					fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", c.Kind, resourceName(c.ResourceDiff), liveTitles[c.Action])))
+					fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", c.Kind, resourceName(c.ResourceDiff), liveTitle(c.Action, r.Base))))
 					writeTerminalNotes(b, c.ResourceDiff)
 					for _, l := range splitKeep(c.Diff) {
 						b.WriteString(colourLine(p, l) + "\n")

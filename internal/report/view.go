@@ -112,13 +112,9 @@ func anchorPart(s string) string {
 // The live diff (manifestdiff --live), as the note words it.
 
 // LiveTitle says what a live action means to a reviewer ("would be
-// pruned", "drift: only in the cluster").
-func LiveTitle(action string) string {
-	if t, ok := liveTitles[action]; ok {
-		return t
-	}
-	return action
-}
+// pruned", "drift: the cluster no longer matches main"); base is the
+// report's base revision (Report.Base).
+func LiveTitle(action, base string) string { return liveTitle(action, base) }
 
 // LiveShown reports whether an app has anything to show in the live part.
 func LiveShown(a App) bool { return liveVisible(a) }

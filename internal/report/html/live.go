@@ -41,7 +41,7 @@ func (bd *builder) live(r report.Report, s report.Summary) *liveView {
 			}
 			for _, a := range g.Apps {
 				if report.LiveShown(a) {
-					ev.Apps = append(ev.Apps, bd.liveApp(a))
+					ev.Apps = append(ev.Apps, bd.liveApp(a, r.Base))
 				}
 			}
 		}
@@ -50,7 +50,7 @@ func (bd *builder) live(r report.Report, s report.Summary) *liveView {
 	return v
 }
 
-func (bd *builder) liveApp(a report.App) liveAppView {
+func (bd *builder) liveApp(a report.App, base string) liveAppView {
 	l := a.Live
 	v := liveAppView{Anchor: report.LiveAnchor(a), Label: a.Env + "/" + a.Name, Tally: report.LiveTally(l), Error: l.Error}
 	for _, f := range l.Findings {
@@ -60,7 +60,7 @@ func (bd *builder) liveApp(a report.App) liveAppView {
 		for _, c := range group {
 			rv := bd.resource(a, c.ResourceDiff)
 			// an object can be both a change and a drift: only the app has an anchor
-			rv.Anchor, rv.Status, rv.Note = "", c.Action, report.LiveTitle(c.Action)
+			rv.Anchor, rv.Status, rv.Note = "", c.Action, report.LiveTitle(c.Action, base)
 			v.Resources = append(v.Resources, rv)
 		}
 	}

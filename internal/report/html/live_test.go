@@ -20,6 +20,7 @@ import (
 func liveReport(t testing.TB) report.Report {
 	t.Helper()
 	r := fixtureReport(t)
+	r.Base = "release/2.4" // drift is named after the base, not "main"
 	changed := diff.Resources(parse(t, deployment("api", "shared:1"), "staging"), parse(t, deployment("api", "shared:2"), "staging"), nil, diff.Options{})[0]
 	created := diff.Resources(nil, parse(t, deployment("worker", "w:1"), "staging"), nil, diff.Options{})[0]
 	pruned := diff.Resources(parse(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: old}\n", "staging"), nil, nil, diff.Options{})[0]
@@ -98,7 +99,7 @@ func TestLiveSection(t *testing.T) {
 			actions = append(actions, st+": "+text(elements(res, func(n *xhtml.Node) bool { return hasClass(n, "action") })[0]))
 		}
 	}
-	if d := cmp.Diff([]string{"update: would change", "prune: would be pruned", "modified: drift: the cluster no longer matches main",
+	if d := cmp.Diff([]string{"update: would change", "prune: would be pruned", "modified: drift: the cluster no longer matches release/2.4",
 		"create: would be created"}, actions); d != "" {
 		t.Errorf("live resources (-want +got):\n%s", d)
 	}
