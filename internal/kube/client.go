@@ -52,6 +52,7 @@ type Cluster struct {
 	meta   metadata.Interface
 	disc   discovery.DiscoveryInterface
 	mapper meta.ResettableRESTMapper
+	warn   *warnings
 }
 
 // Connect loads the kubeconfig and checks the server answers. Any failure
@@ -83,6 +84,10 @@ func newCluster(ctx context.Context, cfg *rest.Config, name string) (*Cluster, e
 	// crawl; kubectl allows bursts of the same order.
 	cfg.QPS, cfg.Burst = 50, 100
 	cfg.UserAgent = "gitops-promote-manifestdiff"
+	// client-go's default handler logs every server warning through klog
+	// to stderr, raw; the caller reports them with its own (Warnings).
+	w := &warnings{}
+	cfg.WarningHandler, cfg.WarningHandlerWithContext = nil, w
 	wrap := func(err error) error { return fmt.Errorf("%s: %s: %w", name, oneLine(err.Error()), ErrUnreachable) }
 	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
@@ -100,7 +105,7 @@ func newCluster(ctx context.Context, cfg *rest.Config, name string) (*Cluster, e
 		return nil, wrap(err)
 	}
 	return &Cluster{
-		Name: name, dyn: dyn, meta: md, disc: disc,
+		Name: name, dyn: dyn, meta: md, disc: disc, warn: w,
 		mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc)),
 	}, nil
 }

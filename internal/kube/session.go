@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/managedfields"
@@ -16,7 +17,7 @@ import (
 // for concurrent use.
 type Session struct {
 	c          *Cluster
-	tracking   Tracking
+	tracking   []Tracking
 	namespaces []string
 
 	listOnce     sync.Once
@@ -45,17 +46,31 @@ type dryEntry struct {
 	err  error
 }
 
-// NewSession starts comparing with c. namespaces are the apps'
-// destination namespaces, where tracked objects are listed when the user
-// may not list a kind cluster-wide.
-func (c *Cluster) NewSession(tr Tracking, namespaces []string) *Session {
-	if tr.LabelKey == "" {
-		tr.LabelKey = config.DefaultInstanceLabelKey
+// NewSession starts comparing with c. tracking are the ways Argo CD
+// marks an app's objects, one per revision compared: the base revision's
+// (what the live objects were applied under) and the head's (what a sync
+// of the merge request would recognise); an object either one marks as
+// an app's is that app's. namespaces are the apps' destination
+// namespaces, where tracked objects are listed when the user may not list
+// a kind cluster-wide.
+func (c *Cluster) NewSession(tracking []Tracking, namespaces []string) *Session {
+	var trs []Tracking
+	for _, tr := range tracking {
+		if tr.Method == "" {
+			tr.Method = config.TrackingAnnotation
+		}
+		switch {
+		case tr.Method != config.TrackingLabel:
+			tr.LabelKey = "" // only label tracking reads the label
+		case tr.LabelKey == "":
+			tr.LabelKey = config.DefaultInstanceLabelKey
+		}
+		if tr.Method == config.TrackingNone || slices.Contains(trs, tr) {
+			continue
+		}
+		trs = append(trs, tr)
 	}
-	if tr.Method == "" {
-		tr.Method = config.TrackingAnnotation
-	}
-	return &Session{c: c, tracking: tr, namespaces: namespaces,
+	return &Session{c: c, tracking: trs, namespaces: namespaces,
 		live: map[string]*liveEntry{}, dry: map[[32]byte]*dryEntry{}}
 }
 
@@ -68,7 +83,7 @@ func (s *Session) ListFindings() []Finding { return s.listFindings }
 
 func (s *Session) tracked(ctx context.Context, app string) ([]Ref, error) {
 	s.listOnce.Do(func() {
-		if s.tracking.Method == config.TrackingNone {
+		if len(s.tracking) == 0 { // tracking none: nothing marks an app's objects
 			s.byApp = map[string][]Ref{}
 			return
 		}

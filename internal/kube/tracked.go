@@ -23,20 +23,6 @@ type Tracking struct {
 	LabelKey string // the instance label of label tracking
 }
 
-// excluded are the kinds Argo CD never watches (its core resource
-// exclusions): high-churn metadata no app manages.
-func excluded(group, kind string) bool {
-	switch {
-	case group == "events.k8s.io", group == "metrics.k8s.io":
-		return true
-	case group == "" && kind == "Event":
-		return true
-	case group == "coordination.k8s.io" && kind == "Lease":
-		return true
-	}
-	return false
-}
-
 // appOf returns the app that manages an object as Argo CD's controller
 // decides it: by the instance label, or by the tracking annotation when it
 // names this very object (a copied annotation does not make an object
@@ -94,7 +80,7 @@ func (s *Session) listTracked(ctx context.Context) {
 			continue
 		}
 		for _, res := range l.APIResources {
-			if strings.Contains(res.Name, "/") || !slices.Contains(res.Verbs, "list") || excluded(gv.Group, res.Kind) {
+			if strings.Contains(res.Name, "/") || !watched(gv.Group, res.Kind, res.Verbs) {
 				continue
 			}
 			if err := s.listKind(ctx, gv.WithResource(res.Name), res.Kind, res.Namespaced); err != nil {
@@ -140,10 +126,7 @@ func (s *Session) listFailed(r Ref, err error) error {
 
 // listIn lists object metadata only, page by page.
 func (s *Session) listIn(ctx context.Context, gvr schema.GroupVersionResource, base Ref, ns string) error {
-	opts := metav1.ListOptions{Limit: 500}
-	if s.tracking.Method == config.TrackingLabel {
-		opts.LabelSelector = s.tracking.LabelKey
-	}
+	opts := metav1.ListOptions{Limit: 500, LabelSelector: s.labelSelector()}
 	for {
 		list, err := s.c.meta.Resource(gvr).Namespace(ns).List(ctx, opts)
 		if err != nil {
@@ -152,8 +135,12 @@ func (s *Session) listIn(ctx context.Context, gvr schema.GroupVersionResource, b
 		for _, it := range list.Items {
 			r := base
 			r.Namespace, r.Name = it.Namespace, it.Name
-			if app := s.tracking.appOf(r, it.ObjectMeta); app != "" {
-				s.byApp[app] = append(s.byApp[app], r)
+			var apps []string
+			for _, tr := range s.tracking {
+				if app := tr.appOf(r, it.ObjectMeta); app != "" && !slices.Contains(apps, app) {
+					apps = append(apps, app)
+					s.byApp[app] = append(s.byApp[app], r)
+				}
 			}
 		}
 		if list.Continue == "" {
@@ -161,4 +148,18 @@ func (s *Session) listIn(ctx context.Context, gvr schema.GroupVersionResource, b
 		}
 		opts.Continue = list.Continue
 	}
+}
+
+// labelSelector narrows listing to objects with the instance label when
+// every tracking in use is label tracking with one key; annotation
+// tracking, or two label keys, need every object.
+func (s *Session) labelSelector() string {
+	key := ""
+	for _, tr := range s.tracking {
+		if tr.Method != config.TrackingLabel || (key != "" && key != tr.LabelKey) {
+			return ""
+		}
+		key = tr.LabelKey
+	}
+	return key
 }

@@ -103,8 +103,9 @@ func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (report.L
 		}
 	}
 	sort.Strings(nss)
-	s := cl.NewSession(kube.Tracking{Method: d.Config.Argo.TrackingMethod(), LabelKey: d.Config.Argo.LabelKey()}, nss)
+	s := cl.NewSession(d.liveTracking(), nss)
 	errs := d.eachLive(ctx, s, ps)
+	d.logClusterWarnings(env, ps, cl.Warnings())
 	failed := 0
 	for i, err := range errs {
 		if errors.Is(err, kube.ErrUnreachable) {
@@ -124,6 +125,20 @@ func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (report.L
 		le.Findings = append(le.Findings, reportFinding(f))
 	}
 	return le, failed
+}
+
+// liveTracking is how Argo CD finds an app's live objects: as the base
+// revision's settings marked them when they were applied, and as the
+// head's would once merged. When the merge request changes tracking
+// (argocd.tracking or instanceLabelKey), an object either marks is
+// found, so none that a sync could prune or leave behind is missed.
+func (d *Diff) liveTracking() []kube.Tracking {
+	var out []kube.Tracking
+	for _, s := range []Side{d.Base, d.Head} {
+		a := d.configAt(s).Argo
+		out = append(out, kube.Tracking{Method: a.TrackingMethod(), LabelKey: a.LabelKey()})
+	}
+	return out
 }
 
 // eachLive compares the env's apps on a bounded pool; errs[i] is app i's.

@@ -5,12 +5,16 @@ package manifestdiff
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -164,14 +168,97 @@ func mustApply(t *testing.T, c *kubeserver.Client, obj map[string]any, manager s
 // liveRun runs a live manifestdiff of base against head.
 func liveRun(t *testing.T, repo liveRepo, base, head fstest.MapFS, kubeconfig, context string, envs ...string) (report.Report, error) {
 	t.Helper()
+	rep, _, err := liveRunLogged(t, repo, base, head, kubeconfig, context, envs...)
+	return rep, err
+}
+
+// liveRunLogged is liveRun with what it logs, and fails the test if
+// anything is written to the process's stderr meanwhile: every message
+// of the run goes through its Log. Base renders and finds live objects
+// with its own deployment settings, as the command gives it (head's
+// config with base's argocd block).
+func liveRunLogged(t *testing.T, repo liveRepo, base, head fstest.MapFS, kubeconfig, context string, envs ...string) (report.Report, []string, error) {
+	t.Helper()
 	cfg, err := config.Parse(head[config.FileName].Data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	dep, err := config.ParseDeployment(base[config.FileName].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged := newLines()
 	d := &Diff{Config: cfg, Charts: dirCharts(repo.charts), Envs: envs, Parallel: 4,
-		Base: Side{Name: "main", Rev: "b", FS: base}, Head: Side{Name: "mr", Rev: "h", FS: head},
-		Live: &Live{Kube: kube.Options{Kubeconfig: kubeconfig, Context: context}}}
-	return d.Run(t.Context())
+		Base: Side{Name: "main", Rev: "b", FS: base, Config: cfg.WithDeployment(dep)}, Head: Side{Name: "mr", Rev: "h", FS: head},
+		Live: &Live{Kube: kube.Options{Kubeconfig: kubeconfig, Context: context}},
+		Log:  slog.New(logged)}
+	var rep report.Report
+	stderr := captureStderr(t, func() { rep, err = d.Run(t.Context()) })
+	if stderr != "" {
+		t.Errorf("the run wrote to stderr, not through its Log:\n%s", stderr)
+	}
+	return rep, logged.get(), err
+}
+
+// lines is a slog handler keeping each record as "LEVEL env qa: message".
+type lines struct {
+	store *lineStore
+	attrs []slog.Attr
+}
+
+type lineStore struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func newLines() *lines { return &lines{store: &lineStore{}} }
+
+func (l *lines) Enabled(context.Context, slog.Level) bool { return true }
+func (l *lines) WithGroup(string) slog.Handler            { return l }
+
+func (l *lines) WithAttrs(as []slog.Attr) slog.Handler {
+	return &lines{store: l.store, attrs: append(slices.Clone(l.attrs), as...)}
+}
+
+func (l *lines) Handle(_ context.Context, r slog.Record) error {
+	var where []string
+	for _, a := range l.attrs {
+		where = append(where, a.Key+" "+a.Value.String())
+	}
+	r.Attrs(func(a slog.Attr) bool { where = append(where, a.Key+" "+a.Value.String()); return true })
+	l.store.mu.Lock()
+	defer l.store.mu.Unlock()
+	l.store.list = append(l.store.list, r.Level.String()+" "+strings.Join(where, ", ")+": "+r.Message)
+	return nil
+}
+
+func (l *lines) get() []string {
+	l.store.mu.Lock()
+	defer l.store.mu.Unlock()
+	return slices.Clone(l.store.list)
+}
+
+// captureStderr runs fn with os.Stderr, where client-go's default
+// warning handler and klog write, redirected, and returns what was
+// written there.
+func captureStderr(t *testing.T, fn func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	defer func() { os.Stderr = old }()
+	fn()
+	os.Stderr = old
+	w.Close()
+	return <-done
 }
 
 // liveIndex maps "app|section|action|Kind ns/name" to the resource, for

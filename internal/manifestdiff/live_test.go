@@ -14,7 +14,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/kube"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/kubeserver"
 )
@@ -40,9 +43,15 @@ func TestLive(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("synced env has no changes", func(t *testing.T) {
-		rep, err := liveRun(t, repo, main, main, kubeconfig, "", "qa")
+		rep, logged, err := liveRunLogged(t, repo, main, main, kubeconfig, "", "qa")
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Listing skips what Argo CD never watches (v1 Endpoints and
+		// ComponentStatus, which the server warns about, among them):
+		// nothing to say.
+		if len(logged) > 0 {
+			t.Errorf("logged:\n%s", strings.Join(logged, "\n"))
 		}
 		if len(rep.LiveEnvs) != 1 || rep.LiveEnvs[0].Error != "" || len(rep.LiveEnvs[0].Findings) != 0 {
 			t.Fatalf("live envs = %+v", rep.LiveEnvs)
@@ -231,6 +240,64 @@ func TestLive(t *testing.T) {
 		}
 		if _, ok := liveIndex(t, rep)[betaFront+"|drift|modified|Deployment dlt-node-beta/"+betaFront]; !ok {
 			t.Error("what the user may read is still compared")
+		}
+	})
+
+	t.Run("server warnings are the env's, once, cleaned", func(t *testing.T) {
+		// a memory request in fractional bytes: the API server accepts
+		// it, with a warning that quotes the value
+		head := derive(t, main).edit("envs/qa/nodes/node-alpha/values-backend.yaml", "backend:\n",
+			"backend:\n  resources:\n    requests:\n      memory: 300m\n").m
+		rep, logged, err := liveRunLogged(t, repo, main, head, kubeconfig, "", "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := liveIndex(t, rep)[alphaBack+"|change|update|Deployment dlt-node-alpha/"+alphaBack]; !ok {
+			t.Error("the request is a change")
+		}
+		var warned []string
+		for _, l := range logged {
+			if strings.Contains(l, "fractional byte value") {
+				warned = append(warned, l)
+			} else {
+				t.Errorf("unexpected: %s", l)
+			}
+		}
+		if len(warned) != 1 || !strings.HasPrefix(warned[0], "WARN env qa: the API server warns: ") ||
+			strings.Contains(warned[0], "300m") || !strings.Contains(warned[0], "***") {
+			t.Errorf("warnings = %q, want one of env qa, its quoted value masked", warned)
+		}
+	})
+
+	t.Run("tracking changed between revisions", func(t *testing.T) {
+		// applied under label tracking with its own key: the base
+		// revision's setting, which the head revision drops
+		must(t, admin.Apply(ctx, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{
+			"name": "label-legacy", "namespace": alphaNS, "labels": map[string]any{"example.com/app": alphaBack}}}, kube.Manager))
+		cfg := string(main[config.FileName].Data) + "argocd:\n  tracking: label\n  instanceLabelKey: example.com/app\n"
+		byLabel := derive(t, main).write(config.FileName, cfg).m
+		key := alphaBack + "|change|prune|ConfigMap " + alphaNS + "/label-legacy"
+		for _, tt := range []struct {
+			name       string
+			base, head fstest.MapFS
+			found      bool
+		}{
+			{"label to annotation", byLabel, main, true},
+			{"annotation to label", main, byLabel, true},
+			{"annotation at both", main, main, false},
+		} {
+			rep, err := liveRun(t, repo, tt.base, tt.head, kubeconfig, "", "qa")
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx := liveIndex(t, rep)
+			if _, ok := idx[key]; ok != tt.found {
+				t.Errorf("%s: %s found %v, want %v", tt.name, key, ok, tt.found)
+			}
+			// what the annotation tracks is found as well
+			if _, ok := idx[alphaBack+"|change|prune|ConfigMap dlt-node-alpha/legacy"]; !ok {
+				t.Errorf("%s: the annotation-tracked legacy ConfigMap is missing", tt.name)
+			}
 		}
 	})
 

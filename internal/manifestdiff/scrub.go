@@ -46,8 +46,48 @@ func (d *Diff) scrubResult(p *pair) {
 		return
 	}
 	s := &scrub.Set{}
-	s.Keep(p.env, p.name, r.Namespace, d.Base.Name, d.Head.Name)
-	for i, app := range apps {
+	s.Keep(p.env, r.Namespace, d.Base.Name, d.Head.Name)
+	d.addPair(s, p)
+	r.Error = s.Text(r.Error)
+	if l := r.Live; l != nil {
+		l.Error = s.Text(l.Error)
+		for i := range l.Findings {
+			l.Findings[i].Message = s.Text(l.Findings[i].Message)
+		}
+	}
+}
+
+// logClusterWarnings hands the API server's warnings about an env's
+// objects (a deprecated API version a render uses, a field the server
+// drops) to Log, each once, as warnings of the env. A warning may quote
+// what it is about, so it is cleaned as a library's message is: every
+// input of the env's apps and every Secret value rendered for them
+// masked, and any quoted span.
+func (d *Diff) logClusterWarnings(env string, ps []*pair, warnings []string) {
+	if d.Log == nil || len(warnings) == 0 {
+		return
+	}
+	s := &scrub.Set{}
+	s.Keep(env, d.Base.Name, d.Head.Name)
+	for _, p := range ps {
+		for _, app := range []*argo.App{p.base, p.head} {
+			if app != nil {
+				s.Keep(app.Namespace)
+			}
+		}
+		d.addPair(s, p)
+	}
+	log := d.Log.With("env", env)
+	for _, w := range warnings {
+		log.Warn("the API server warns: " + s.Foreign(w))
+	}
+}
+
+// addPair registers what a pair may leak: every input of the app at both
+// revisions and every Secret value it rendered; its name stays readable.
+func (d *Diff) addPair(s *scrub.Set, p *pair) {
+	s.Keep(p.name)
+	for i, app := range []*argo.App{p.base, p.head} {
 		if app == nil {
 			continue
 		}
@@ -60,13 +100,6 @@ func (d *Diff) scrubResult(p *pair) {
 	for _, m := range p.manifests {
 		if res, err := diff.Parse(m, ""); err == nil && m != nil {
 			s.Add(diff.SensitiveValues(res)...)
-		}
-	}
-	r.Error = s.Text(r.Error)
-	if l := r.Live; l != nil {
-		l.Error = s.Text(l.Error)
-		for i := range l.Findings {
-			l.Findings[i].Message = s.Text(l.Findings[i].Message)
 		}
 	}
 }
