@@ -84,8 +84,10 @@ func liveError(envs, apps int) error {
 	return fmt.Errorf("%s not compared with the cluster: %w", strings.Join(parts, " and "), ErrLive)
 }
 
-func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (report.LiveEnv, int) {
-	le := report.LiveEnv{Env: env, Findings: []report.LiveFinding{}}
+func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (le report.LiveEnv, failed int) {
+	le = report.LiveEnv{Env: env, Findings: []report.LiveFinding{}}
+	clean := d.envScrub(env, ps)
+	defer scrubEnv(clean, &le)
 	opt := d.Live.Kube
 	if l, _ := d.Config.LiveFor(env); l.Context != "" {
 		opt.Context = l.Context
@@ -105,8 +107,7 @@ func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (report.L
 	sort.Strings(nss)
 	s := cl.NewSession(d.liveTracking(), nss)
 	errs := d.eachLive(ctx, s, ps)
-	d.logClusterWarnings(env, ps, cl.Warnings())
-	failed := 0
+	d.logClusterWarnings(clean, env, cl.Warnings())
 	for i, err := range errs {
 		if errors.Is(err, kube.ErrUnreachable) {
 			// the cluster went away midway: nothing of this env stands

@@ -63,10 +63,19 @@ func (d *Diff) scrubResult(p *pair) {
 // what it is about, so it is cleaned as a library's message is: every
 // input of the env's apps and every Secret value rendered for them
 // masked, and any quoted span.
-func (d *Diff) logClusterWarnings(env string, ps []*pair, warnings []string) {
+func (d *Diff) logClusterWarnings(s *scrub.Set, env string, warnings []string) {
 	if d.Log == nil || len(warnings) == 0 {
 		return
 	}
+	log := d.Log.With("env", env)
+	for _, w := range warnings {
+		log.Warn("the API server warns: " + s.Foreign(w))
+	}
+}
+
+// envScrub is what an env's cluster messages may leak: every input of
+// its apps at both revisions and every Secret value rendered for them.
+func (d *Diff) envScrub(env string, ps []*pair) *scrub.Set {
 	s := &scrub.Set{}
 	s.Keep(env, d.Base.Name, d.Head.Name)
 	for _, p := range ps {
@@ -77,9 +86,15 @@ func (d *Diff) logClusterWarnings(env string, ps []*pair, warnings []string) {
 		}
 		d.addPair(s, p)
 	}
-	log := d.Log.With("env", env)
-	for _, w := range warnings {
-		log.Warn("the API server warns: " + s.Foreign(w))
+	return s
+}
+
+// scrubEnv cleans an env's own error and findings (a connection error,
+// a forbidden listing) as a cluster message about its apps' objects.
+func scrubEnv(s *scrub.Set, le *report.LiveEnv) {
+	le.Error = s.Text(le.Error)
+	for i := range le.Findings {
+		le.Findings[i].Message = s.Text(le.Findings[i].Message)
 	}
 }
 

@@ -114,3 +114,26 @@ func TestSafetyNetCleansLiveMessages(t *testing.T) {
 		t.Errorf("the message lost its position: %q", text)
 	}
 }
+
+// TestSafetyNetCleansLiveEnvMessages: an env's own connection error and
+// findings (a listing the API server refused) pass the same net as an
+// app's, with every app of the env's values known.
+func TestSafetyNetCleansLiveEnvMessages(t *testing.T) {
+	const v = "PLANT-ENV-9"
+	b64 := base64.StdEncoding.EncodeToString([]byte(v))
+	p := &pair{env: "qa", name: "web-qa"}
+	p.manifests[1] = []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {pw: " + b64 + "}\n")
+	d := &Diff{Config: &config.Config{}, Base: Side{Name: "base"}, Head: Side{Name: "head"}}
+	le := report.LiveEnv{Env: "qa", Error: "cluster qa: " + v,
+		Findings: []report.LiveFinding{{Kind: "Secret", Reason: "forbidden", Message: "listing secrets: " + b64}}}
+	scrubEnv(d.envScrub("qa", []*pair{p}), &le)
+	text := le.Error + "\n" + le.Findings[0].Message
+	for _, f := range []string{v, b64} {
+		if strings.Contains(text, f) {
+			t.Errorf("%q in %q", f, text)
+		}
+	}
+	if !strings.Contains(text, "listing secrets: ") || !strings.Contains(text, "cluster qa: ") {
+		t.Errorf("the messages lost their context: %q", text)
+	}
+}
