@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // Change sets the scalar at Target to New.
@@ -40,8 +40,8 @@ func Apply(data []byte, changes []Change) ([]byte, error) {
 	return f.Apply(changes)
 }
 
-func apply(data []byte, docs []*yqlib.CandidateNode, changes []Change) ([]byte, error) {
-	idx := indexNodes(docs)
+func apply(data []byte, t *tree, changes []Change) ([]byte, error) {
+	idx := indexNodes(t.docs)
 	starts := lineStarts(data)
 	seen := map[pos]bool{}
 	var edits []edit
@@ -51,7 +51,7 @@ func apply(data []byte, docs []*yqlib.CandidateNode, changes []Change) ([]byte, 
 			return nil, fmt.Errorf("%s line %d column %d: two changes for one value", c.Target.Path, p.line, p.col)
 		}
 		seen[p] = true
-		e, ok, err := prepare(data, starts, idx, c)
+		e, ok, err := t.prepare(data, starts, idx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func apply(data []byte, docs []*yqlib.CandidateNode, changes []Change) ([]byte, 
 		}
 	}
 	out := splice(data, edits)
-	if err := verify(docs, out, edits); err != nil {
+	if err := verify(t, out, edits); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -81,7 +81,7 @@ type pos struct{ doc, line, col int }
 // located is a node with its structural key: document and child indexes,
 // which stay the same in the edited file when only scalar values change.
 type located struct {
-	node *yqlib.CandidateNode
+	node *yaml.Node
 	key  string
 }
 
@@ -94,23 +94,23 @@ type edit struct {
 	key  string
 	path string
 	line int
-	old  *yqlib.CandidateNode
+	old  *yaml.Node
 }
 
 // indexNodes maps the position of every non-key node to the node. A
 // collection can share its position with nothing but its own first key, so
 // the only collisions are between empty nodes; the first one wins and the
 // value check in prepare rejects a wrong pick.
-func indexNodes(docs []*yqlib.CandidateNode) map[pos]located {
+func indexNodes(docs []*yaml.Node) map[pos]located {
 	idx := map[pos]located{}
-	var walk func(n *yqlib.CandidateNode, doc int, key string)
-	walk = func(n *yqlib.CandidateNode, doc int, key string) {
+	var walk func(n *yaml.Node, doc int, key string)
+	walk = func(n *yaml.Node, doc int, key string) {
 		p := pos{doc, n.Line, n.Column}
 		if _, dup := idx[p]; !dup && n.Line > 0 {
 			idx[p] = located{n, key}
 		}
 		for i, c := range n.Content {
-			if n.Kind == yqlib.MappingNode && i%2 == 0 {
+			if n.Kind == yaml.MappingNode && i%2 == 0 {
 				continue
 			}
 			walk(c, doc, key+"/"+strconv.Itoa(i))
@@ -124,16 +124,16 @@ func indexNodes(docs []*yqlib.CandidateNode) map[pos]located {
 
 // prepare checks one change against the file and renders its new text. It
 // returns ok=false for a change that would not change the value.
-func prepare(data []byte, starts []int, idx map[pos]located, c Change) (edit, bool, error) {
+func (tr *tree) prepare(data []byte, starts []int, idx map[pos]located, c Change) (edit, bool, error) {
 	t := c.Target
 	loc, found := idx[pos{t.Doc, t.Line, t.Column}]
 	if !found {
 		return edit{}, false, fmt.Errorf("%s: no value at document %d line %d column %d: %w", t.Path, t.Doc, t.Line, t.Column, ErrNotFound)
 	}
 	n := loc.node
-	path := pathOf(n)
+	path := tr.pathOf(n)
 	r := resolve(n)
-	if r == nil || r.Kind != yqlib.ScalarNode {
+	if r == nil || r.Kind != yaml.ScalarNode {
 		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, ErrNotScalar)
 	}
 	if r.Value != t.Value {
@@ -145,7 +145,8 @@ func prepare(data []byte, starts []int, idx map[pos]located, c Change) (edit, bo
 	if t.Templated || strings.Contains(r.Value, "{{") {
 		return edit{}, false, fmt.Errorf("%s line %d: templated value %q: %w", path, t.Line, r.Value, ErrUnsupported)
 	}
-	flow := n.Parent != nil && n.Parent.Style&yqlib.FlowStyle != 0
+	p := tr.parent(n)
+	flow := p != nil && p.Style&yaml.FlowStyle != 0
 	sp, err := locate(data, starts, n, flow)
 	if err != nil {
 		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, err)

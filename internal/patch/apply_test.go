@@ -1,4 +1,4 @@
-package patch
+package patch_test
 
 import (
 	"errors"
@@ -6,16 +6,19 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/patch"
+	"github.com/gitops-promote/gitops-promote/internal/patch/yqselect"
 )
 
 // applyOne finds path in in and sets it to newValue.
 func applyOne(t *testing.T, in, path, newValue string) (string, error) {
 	t.Helper()
-	tg, err := Find([]byte(in), strings.Split(path, "."))
+	tg, err := patch.Find([]byte(in), strings.Split(path, "."))
 	if err != nil {
 		t.Fatalf("Find(%s): %v", path, err)
 	}
-	out, err := Apply([]byte(in), []Change{{Target: tg, New: newValue}})
+	out, err := patch.Apply([]byte(in), []patch.Change{{Target: tg, New: newValue}})
 	return string(out), err
 }
 
@@ -82,11 +85,11 @@ func TestApplyQuoting(t *testing.T) {
 
 func applySelect(t *testing.T, in, expr, newValue string) string {
 	t.Helper()
-	tgs, err := Select([]byte(in), expr)
+	tgs, err := yqselect.Select([]byte(in), expr)
 	if err != nil || len(tgs) != 1 {
 		t.Fatalf("Select(%s) = %v, %v", expr, tgs, err)
 	}
-	out, err := Apply([]byte(in), []Change{{Target: tgs[0], New: newValue}})
+	out, err := patch.Apply([]byte(in), []patch.Change{{Target: tgs[0], New: newValue}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,26 +101,26 @@ func TestApplyRefuses(t *testing.T) {
 		name, in, expr, new string
 		wantErr             error
 	}{
-		{"literal block", "a: |\n  x\n", ".a", "y", ErrUnsupported},
-		{"folded block", "a: >-\n  x\n", ".a", "y", ErrUnsupported},
-		{"multi-line plain", "a: x\n  y\n", ".a", "z", ErrUnsupported},
-		{"multi-line double", "a: \"x\n  y\"\n", ".a", "z", ErrUnsupported},
-		{"multi-line single", "a: 'x\n  y'\n", ".a", "z", ErrUnsupported},
-		{"escaped line break", "a: \"x\\\n  y\"\n", ".a", "z", ErrUnsupported},
-		{"templated", "a: '{{ .Values.v }}'\n", ".a", "1.0", ErrUnsupported},
-		{"empty plain", "a:\nb: 1\n", ".a", "x", ErrUnsupported},
-		{"invalid utf-8", "a: x\n", ".a", "\xff", ErrUnsupported},
-		{"anchor with alias", "a: &v x\nb: *v\n", ".a", "y", ErrVerify},
-		{"merged anchor", "base: &b {tag: v1}\nweb:\n  <<: *b\n", ".base.tag", "v2", ErrVerify},
-		{"nested alias", "a: &v x\nb: &w [*v]\nc: *w\n", ".a", "y", ErrVerify},
+		{"literal block", "a: |\n  x\n", ".a", "y", patch.ErrUnsupported},
+		{"folded block", "a: >-\n  x\n", ".a", "y", patch.ErrUnsupported},
+		{"multi-line plain", "a: x\n  y\n", ".a", "z", patch.ErrUnsupported},
+		{"multi-line double", "a: \"x\n  y\"\n", ".a", "z", patch.ErrUnsupported},
+		{"multi-line single", "a: 'x\n  y'\n", ".a", "z", patch.ErrUnsupported},
+		{"escaped line break", "a: \"x\\\n  y\"\n", ".a", "z", patch.ErrUnsupported},
+		{"templated", "a: '{{ .Values.v }}'\n", ".a", "1.0", patch.ErrUnsupported},
+		{"empty plain", "a:\nb: 1\n", ".a", "x", patch.ErrUnsupported},
+		{"invalid utf-8", "a: x\n", ".a", "\xff", patch.ErrUnsupported},
+		{"anchor with alias", "a: &v x\nb: *v\n", ".a", "y", patch.ErrVerify},
+		{"merged anchor", "base: &b {tag: v1}\nweb:\n  <<: *b\n", ".base.tag", "v2", patch.ErrVerify},
+		{"nested alias", "a: &v x\nb: &w [*v]\nc: *w\n", ".a", "y", patch.ErrVerify},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tgs, err := Select([]byte(tc.in), tc.expr)
+			tgs, err := yqselect.Select([]byte(tc.in), tc.expr)
 			if err != nil || len(tgs) != 1 {
 				t.Fatalf("Select(%s) = %v, %v", tc.expr, tgs, err)
 			}
-			out, err := Apply([]byte(tc.in), []Change{{Target: tgs[0], New: tc.new}})
+			out, err := patch.Apply([]byte(tc.in), []patch.Change{{Target: tgs[0], New: tc.new}})
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("error = %v, want %v", err, tc.wantErr)
 			}
@@ -133,27 +136,27 @@ func TestApplyRefuses(t *testing.T) {
 
 func TestApplyTargetChecks(t *testing.T) {
 	const in = "a: x\nb: y\n"
-	a, _ := Find([]byte(in), []string{"a"})
+	a, _ := patch.Find([]byte(in), []string{"a"})
 	stale := a
 	stale.Value = "old"
 	nowhere := a
 	nowhere.Line = 9
 	tests := []struct {
 		name    string
-		changes []Change
+		changes []patch.Change
 		want    string
 		wantErr error
 	}{
 		{name: "no changes", want: in},
-		{name: "no-op", changes: []Change{{Target: a, New: "x"}}, want: in},
-		{name: "stale target", changes: []Change{{Target: stale, New: "z"}}, wantErr: ErrNotFound},
-		{name: "nothing at position", changes: []Change{{Target: nowhere, New: "z"}}, wantErr: ErrNotFound},
-		{name: "same position twice", changes: []Change{{Target: a, New: "z"}, {Target: a, New: "w"}}, wantErr: errAny},
-		{name: "templated flag honoured", changes: []Change{{Target: withTemplated(a), New: "z"}}, wantErr: ErrUnsupported},
+		{name: "no-op", changes: []patch.Change{{Target: a, New: "x"}}, want: in},
+		{name: "stale target", changes: []patch.Change{{Target: stale, New: "z"}}, wantErr: patch.ErrNotFound},
+		{name: "nothing at position", changes: []patch.Change{{Target: nowhere, New: "z"}}, wantErr: patch.ErrNotFound},
+		{name: "same position twice", changes: []patch.Change{{Target: a, New: "z"}, {Target: a, New: "w"}}, wantErr: errAny},
+		{name: "templated flag honoured", changes: []patch.Change{{Target: withTemplated(a), New: "z"}}, wantErr: patch.ErrUnsupported},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Apply([]byte(in), tc.changes)
+			out, err := patch.Apply([]byte(in), tc.changes)
 			switch {
 			case tc.wantErr == errAny && err == nil:
 				t.Fatal("Apply succeeded, want an error")
@@ -169,7 +172,7 @@ func TestApplyTargetChecks(t *testing.T) {
 // errAny marks a test that expects an error without a sentinel.
 var errAny = errors.New("any error")
 
-func withTemplated(t Target) Target {
+func withTemplated(t patch.Target) patch.Target {
 	t.Templated = true
 	return t
 }
@@ -177,8 +180,8 @@ func withTemplated(t Target) Target {
 func TestApplyDoesNotModifyInput(t *testing.T) {
 	in := []byte("a: x\nb: y\n")
 	orig := string(in)
-	tg, _ := Find(in, []string{"b"})
-	out, err := Apply(in, []Change{{Target: tg, New: "zz"}})
+	tg, _ := patch.Find(in, []string{"b"})
+	out, err := patch.Apply(in, []patch.Change{{Target: tg, New: "zz"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,11 +201,11 @@ func TestApplyKeepsNonStringTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			target, err := Find([]byte(tt.in), []string{strings.SplitN(tt.in, ":", 2)[0]})
+			target, err := patch.Find([]byte(tt.in), []string{strings.SplitN(tt.in, ":", 2)[0]})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Apply([]byte(tt.in), []Change{{Target: target, New: tt.new, Tag: tt.tag}})
+			got, err := patch.Apply([]byte(tt.in), []patch.Change{{Target: target, New: tt.new, Tag: tt.tag}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,8 +214,8 @@ func TestApplyKeepsNonStringTypes(t *testing.T) {
 			}
 		})
 	}
-	target, _ := Find([]byte("replicas: 2\n"), []string{"replicas"})
-	if _, err := Apply([]byte("replicas: 2\n"), []Change{{Target: target, New: "three", Tag: "!!int"}}); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("non-int text as !!int: err = %v, want ErrUnsupported", err)
+	target, _ := patch.Find([]byte("replicas: 2\n"), []string{"replicas"})
+	if _, err := patch.Apply([]byte("replicas: 2\n"), []patch.Change{{Target: target, New: "three", Tag: "!!int"}}); !errors.Is(err, patch.ErrUnsupported) {
+		t.Errorf("non-int text as !!int: err = %v, want patch.ErrUnsupported", err)
 	}
 }

@@ -1,4 +1,4 @@
-package patch
+package patch_test
 
 import (
 	"bytes"
@@ -7,12 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/patch"
 )
 
 // assertOnlyValuesChanged checks, independently of the package's own
 // offset code, that every line that differs is a target's line and that
 // it differs only from the target's column on.
-func assertOnlyValuesChanged(t *testing.T, in, out []byte, changes []Change) {
+func assertOnlyValuesChanged(t *testing.T, in, out []byte, changes []patch.Change) {
 	t.Helper()
 	inLines := strings.Split(string(in), "\n")
 	outLines := strings.Split(string(out), "\n")
@@ -76,11 +78,11 @@ func TestEditTouchesOnlyValueBytes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)
-			tg, err := Find(in, strings.Split(tc.path, "."))
+			tg, err := patch.Find(in, strings.Split(tc.path, "."))
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := Apply(in, []Change{{Target: tg, New: tc.new}})
+			out, err := patch.Apply(in, []patch.Change{{Target: tg, New: tc.new}})
 			if err != nil {
 				t.Fatal(err)
 			}

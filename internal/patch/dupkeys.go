@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // ErrDuplicateKey: a mapping repeats a key. YAML forbids it and readers
@@ -44,17 +44,17 @@ func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
 
 // noDuplicateKeys walks every mapping of the documents; aliases are not
 // followed (their target is walked where it is defined).
-func noDuplicateKeys(docs []*yqlib.CandidateNode) error {
-	var walk func(n *yqlib.CandidateNode) error
-	walk = func(n *yqlib.CandidateNode) error {
-		if n == nil || n.Kind == yqlib.AliasNode {
+func noDuplicateKeys(docs []*yaml.Node) error {
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n == nil || n.Kind == yaml.AliasNode {
 			return nil
 		}
-		if n.Kind == yqlib.MappingNode {
+		if n.Kind == yaml.MappingNode {
 			var first map[string]int
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
-				if k.Kind != yqlib.ScalarNode {
+				if k.Kind != yaml.ScalarNode {
 					continue
 				}
 				if first == nil {

@@ -2,8 +2,9 @@ package patch
 
 import (
 	"bytes"
+	"fmt"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // File is a YAML file parsed once for several look-ups and one Apply: a
@@ -12,17 +13,17 @@ import (
 // and safe for concurrent use.
 type File struct {
 	data []byte
-	docs []*yqlib.CandidateNode
+	t    *tree
 }
 
 // Parse parses data (every document). data must not be modified while the
 // File is in use.
 func Parse(data []byte) (*File, error) {
-	docs, err := parse(data)
+	t, err := parse(data)
 	if err != nil {
 		return nil, err
 	}
-	return &File{data: data, docs: docs}, nil
+	return &File{data: data, t: t}, nil
 }
 
 // Bytes returns the file's content.
@@ -33,7 +34,7 @@ func (f *File) Find(keyPath []string) (Target, error) {
 	if len(keyPath) == 0 {
 		return Target{}, errEmptyPath
 	}
-	return findIn(f.docs, keyPath)
+	return findIn(f.t, keyPath)
 }
 
 // FindAll is the package-level FindAll on the parsed file.
@@ -50,7 +51,25 @@ func (f *File) FindAll(keyPaths [][]string) ([]Target, error) {
 }
 
 // HelmSources is the package-level HelmSources on the parsed file.
-func (f *File) HelmSources() ([]HelmSource, error) { return helmSources(f.docs) }
+func (f *File) HelmSources() ([]HelmSource, error) { return f.t.helmSources() }
+
+// Docs is the number of documents in the file, as Target.Doc counts them.
+func (f *File) Docs() int { return len(f.t.docs) }
+
+// At returns the scalar value at a position the parser reports (document,
+// line and character column, as in Target), for selectors that find
+// nodes by other means (internal/patch/yqselect). Mapping keys are never
+// targets; a position holding a mapping or sequence is ErrNotScalar.
+func (f *File) At(doc, line, col int) (Target, error) {
+	loc, ok := indexNodes(f.t.docs)[pos{doc, line, col}]
+	if !ok {
+		return Target{}, fmt.Errorf("no value at document %d line %d column %d: %w", doc, line, col, ErrNotFound)
+	}
+	if r := resolve(loc.node); r == nil || r.Kind != yaml.ScalarNode {
+		return Target{}, fmt.Errorf("%s line %d: %w", f.t.pathOf(loc.node), line, ErrNotScalar)
+	}
+	return f.t.newTarget(loc.node, doc), nil
+}
 
 // Apply is the package-level Apply on the parsed file; the verification
 // re-parses only the edited bytes.
@@ -58,5 +77,5 @@ func (f *File) Apply(changes []Change) ([]byte, error) {
 	if len(changes) == 0 {
 		return bytes.Clone(f.data), nil
 	}
-	return apply(f.data, f.docs, changes)
+	return apply(f.data, f.t, changes)
 }

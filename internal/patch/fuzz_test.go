@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // FuzzApply edits the pick-th scalar of a random file. Apply must not
 // panic, must fail only with the package's errors, and when it succeeds an
-// independent parser (go.yaml.in/yaml/v3, not the yqlib one Apply
+// independent parser (go.yaml.in/yaml/v3, not the yaml/v4 one Apply
 // verifies with) must see exactly the requested change.
 func FuzzApply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, pick uint16, newValue string) {
@@ -136,23 +136,23 @@ func isSentinel(err error) bool {
 
 // allTargets lists every scalar value of data (keys excluded) as a Target.
 func allTargets(data []byte) []Target {
-	docs, err := parse(data)
+	t, err := parse(data)
 	if err != nil {
 		return nil
 	}
 	var out []Target
-	var walk func(n *yqlib.CandidateNode, doc int)
-	walk = func(n *yqlib.CandidateNode, doc int) {
-		if r := resolve(n); r != nil && r.Kind == yqlib.ScalarNode && n.Line > 0 {
-			out = append(out, newTarget(n, doc))
+	var walk func(n *yaml.Node, doc int)
+	walk = func(n *yaml.Node, doc int) {
+		if r := resolve(n); r != nil && r.Kind == yaml.ScalarNode && n.Line > 0 {
+			out = append(out, t.newTarget(n, doc))
 		}
 		for i, c := range n.Content {
-			if n.Kind != yqlib.MappingNode || i%2 == 1 {
+			if n.Kind != yaml.MappingNode || i%2 == 1 {
 				walk(c, doc)
 			}
 		}
 	}
-	for i, d := range docs {
+	for i, d := range t.docs {
 		walk(d, i)
 	}
 	return out
@@ -171,4 +171,12 @@ func checkOneLineDiff(t *testing.T, old, out []byte) {
 			t.Fatalf("edit spans lines: %q -> %q", old[p:len(old)-s], out[p:len(out)-s])
 		}
 	}
+}
+
+func commonPrefix(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[:i]
 }

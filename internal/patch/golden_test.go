@@ -1,4 +1,4 @@
-package patch
+package patch_test
 
 import (
 	"errors"
@@ -9,13 +9,16 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-promote/gitops-promote/internal/patch"
+	"github.com/gitops-promote/gitops-promote/internal/patch/yqselect"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden .out.yaml files")
 
 // goldenEdit names one value to change, by exactly one of: a dotted key
-// path for Find, a yq expression for Select, or a chart name whose
-// targetRevision HelmSources reports.
+// path for patch.Find, a yq expression for Select, or a chart name whose
+// targetRevision patch.HelmSources reports.
 type goldenEdit struct {
 	find, expr, chart string
 	new               string
@@ -70,7 +73,7 @@ var goldenCases = []struct {
 		{expr: `select(.metadata.name == "second") | .data.version`, new: "2.0.0"},
 		{expr: `select(.metadata.name == "third") | .data.version`, new: "3.0.0"},
 	}},
-	{name: "templated", edits: []goldenEdit{{chart: "web", new: "1.2.3"}}, wantErr: ErrUnsupported},
+	{name: "templated", edits: []goldenEdit{{chart: "web", new: "1.2.3"}}, wantErr: patch.ErrUnsupported},
 	{name: "float-quoted", edits: []goldenEdit{
 		{find: "chart.version", new: "1.10"},
 		{find: "chart.other", new: "1.10.0"},
@@ -102,11 +105,11 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var changes []Change
+			var changes []patch.Change
 			for _, e := range tc.edits {
-				changes = append(changes, Change{Target: goldenTarget(t, in, e), New: e.new})
+				changes = append(changes, patch.Change{Target: goldenTarget(t, in, e), New: e.new})
 			}
-			got, err := Apply(in, changes)
+			got, err := patch.Apply(in, changes)
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("Apply error = %v, want %v", err, tc.wantErr)
@@ -134,23 +137,23 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenTarget resolves one goldenEdit against the input.
-func goldenTarget(t *testing.T, in []byte, e goldenEdit) Target {
+func goldenTarget(t *testing.T, in []byte, e goldenEdit) patch.Target {
 	t.Helper()
 	switch {
 	case e.find != "":
-		tg, err := Find(in, strings.Split(e.find, "."))
+		tg, err := patch.Find(in, strings.Split(e.find, "."))
 		if err != nil {
 			t.Fatalf("Find(%s): %v", e.find, err)
 		}
 		return tg
 	case e.expr != "":
-		tgs, err := Select(in, e.expr)
+		tgs, err := yqselect.Select(in, e.expr)
 		if err != nil || len(tgs) != 1 {
 			t.Fatalf("Select(%s) = %v, %v; want one target", e.expr, tgs, err)
 		}
 		return tgs[0]
 	}
-	srcs, err := HelmSources(in)
+	srcs, err := patch.HelmSources(in)
 	if err != nil {
 		t.Fatalf("HelmSources: %v", err)
 	}
@@ -160,5 +163,5 @@ func goldenTarget(t *testing.T, in []byte, e goldenEdit) Target {
 		}
 	}
 	t.Fatalf("no helm source for chart %q in %+v", e.chart, srcs)
-	return Target{}
+	return patch.Target{}
 }

@@ -3,7 +3,7 @@ package patch
 import (
 	"fmt"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // HelmSource is one Argo CD source with a `chart` key.
@@ -36,17 +36,17 @@ func HelmSources(data []byte) ([]HelmSource, error) {
 	return f.HelmSources()
 }
 
-func helmSources(docs []*yqlib.CandidateNode) ([]HelmSource, error) {
+func (t *tree) helmSources() ([]HelmSource, error) {
 	var out []HelmSource
-	for i, doc := range docs {
-		if doc.Kind != yqlib.MappingNode {
+	for i, doc := range t.docs {
+		if doc.Kind != yaml.MappingNode {
 			continue
 		}
 		kind := scalarAt(doc, "kind")
 		name := scalarAt(doc, "metadata", "name")
 		for _, parent := range sourceParents {
 			for _, src := range sourcesUnder(doc, parent) {
-				hs, ok, err := helmSource(src, i)
+				hs, ok, err := t.helmSource(src, i)
 				if err != nil {
 					return nil, err
 				}
@@ -62,28 +62,28 @@ func helmSources(docs []*yqlib.CandidateNode) ([]HelmSource, error) {
 
 // sourcesUnder returns the source mappings of <parent>.source and
 // <parent>.sources[].
-func sourcesUnder(doc *yqlib.CandidateNode, parent []string) []*yqlib.CandidateNode {
+func sourcesUnder(doc *yaml.Node, parent []string) []*yaml.Node {
 	spec := resolve(lookup(doc, parent))
-	if spec == nil || spec.Kind != yqlib.MappingNode {
+	if spec == nil || spec.Kind != yaml.MappingNode {
 		return nil
 	}
-	var srcs []*yqlib.CandidateNode
+	var srcs []*yaml.Node
 	if s := mapValue(spec, "source"); s != nil {
 		srcs = append(srcs, s)
 	}
-	if seq := resolve(mapValue(spec, "sources")); seq != nil && seq.Kind == yqlib.SequenceNode {
+	if seq := resolve(mapValue(spec, "sources")); seq != nil && seq.Kind == yaml.SequenceNode {
 		srcs = append(srcs, seq.Content...)
 	}
 	return srcs
 }
 
 // helmSource describes src when it is a mapping with a chart key.
-func helmSource(src *yqlib.CandidateNode, doc int) (HelmSource, bool, error) {
+func (t *tree) helmSource(src *yaml.Node, doc int) (HelmSource, bool, error) {
 	m := resolve(src)
-	if m == nil || m.Kind != yqlib.MappingNode || mapValue(m, "chart") == nil {
+	if m == nil || m.Kind != yaml.MappingNode || mapValue(m, "chart") == nil {
 		return HelmSource{}, false, nil
 	}
-	hs := HelmSource{Doc: doc, Path: pathOf(src)}
+	hs := HelmSource{Doc: doc, Path: t.pathOf(src)}
 	var err error
 	if hs.Chart, err = scalarKey(m, "chart", hs.Path); err != nil {
 		return HelmSource{}, false, err
@@ -92,30 +92,30 @@ func helmSource(src *yqlib.CandidateNode, doc int) (HelmSource, bool, error) {
 		return HelmSource{}, false, err
 	}
 	if rev := mapValue(m, "targetRevision"); rev != nil {
-		if r := resolve(rev); r == nil || r.Kind != yqlib.ScalarNode {
+		if r := resolve(rev); r == nil || r.Kind != yaml.ScalarNode {
 			return HelmSource{}, false, fmt.Errorf("%s.targetRevision line %d: %w", hs.Path, rev.Line, ErrNotScalar)
 		}
-		hs.Revision, hs.HasRevision = newTarget(rev, doc), true
+		hs.Revision, hs.HasRevision = t.newTarget(rev, doc), true
 	}
 	return hs, true, nil
 }
 
 // scalarKey returns the scalar value of key in m ("" when absent).
-func scalarKey(m *yqlib.CandidateNode, key, path string) (string, error) {
+func scalarKey(m *yaml.Node, key, path string) (string, error) {
 	v := mapValue(m, key)
 	if v == nil {
 		return "", nil
 	}
 	r := resolve(v)
-	if r == nil || r.Kind != yqlib.ScalarNode {
+	if r == nil || r.Kind != yaml.ScalarNode {
 		return "", fmt.Errorf("%s.%s line %d: %w", path, key, v.Line, ErrNotScalar)
 	}
 	return r.Value, nil
 }
 
 // scalarAt returns the scalar at keys, or "" when there is none.
-func scalarAt(doc *yqlib.CandidateNode, keys ...string) string {
-	if r := resolve(lookup(doc, keys)); r != nil && r.Kind == yqlib.ScalarNode {
+func scalarAt(doc *yaml.Node, keys ...string) string {
+	if r := resolve(lookup(doc, keys)); r != nil && r.Kind == yaml.ScalarNode {
 		return r.Value
 	}
 	return ""

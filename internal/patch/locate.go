@@ -3,20 +3,20 @@ package patch
 import (
 	"fmt"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // locate finds the bytes of node n's value in data. It only accepts values
 // written on one line: a multi-line scalar cannot be replaced without
 // deciding how to re-indent or re-fold it, which is exactly the kind of
 // reformatting this package exists to avoid.
-func locate(data []byte, starts []int, n *yqlib.CandidateNode, flow bool) (span, error) {
+func locate(data []byte, starts []int, n *yaml.Node, flow bool) (span, error) {
 	off, err := offsetOf(data, starts, n.Line, n.Column)
 	if err != nil {
 		return span{}, err
 	}
 	start, tag := skipProperties(data, off)
-	if n.Kind != yqlib.AliasNode && n.Style&(yqlib.LiteralStyle|yqlib.FoldedStyle) != 0 {
+	if n.Kind != yaml.AliasNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return span{}, fmt.Errorf("block scalar: %w", ErrUnsupported)
 	}
 	if start >= len(data) {
@@ -24,11 +24,11 @@ func locate(data []byte, starts []int, n *yqlib.CandidateNode, flow bool) (span,
 	}
 	var end int
 	switch {
-	case n.Kind == yqlib.AliasNode:
+	case n.Kind == yaml.AliasNode:
 		end, err = aliasEnd(data, start, n.Value)
-	case n.Style&yqlib.DoubleQuotedStyle != 0:
+	case n.Style&yaml.DoubleQuotedStyle != 0:
 		end, err = quotedEnd(data, start, '"')
-	case n.Style&yqlib.SingleQuotedStyle != 0:
+	case n.Style&yaml.SingleQuotedStyle != 0:
 		end, err = quotedEnd(data, start, '\'')
 	case n.Value == "":
 		// A plain empty value has no bytes to replace, and where the

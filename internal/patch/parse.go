@@ -2,61 +2,61 @@ package patch
 
 import (
 	"bytes"
-	"container/list"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
-var setupOnce sync.Once
+// tree is one parsed file: the root node of every document, as yqlib
+// reads them (it drops the document node, whose comments it folds into
+// the root's), plus the document nodes for the verifier. The parser is
+// go.yaml.in/yaml/v4, the one yqlib itself runs: positions, styles, tags,
+// comments and errors are what the package got through yqlib, without its
+// node conversion or its package init (see the package comment).
+type tree struct {
+	docs    []*yaml.Node
+	docNode []*yaml.Node // nil for the blank document of a file without one
 
-// setup silences yqlib and keeps user expressions pure. yqlib's logger and
-// security preferences are process globals: a library that must never
-// print, and whose expressions come from repository config, cannot leave
-// them at their defaults (warnings on stderr, env and load operators on).
-func setup() {
-	setupOnce.Do(func() {
-		yqlib.GetLogger().SetLevel(slog.Level(1 << 20))
-		yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
-		yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
-	})
+	once    sync.Once
+	parents map[*yaml.Node]*yaml.Node
 }
 
-// parse decodes every document of data with yqlib. Leading-content
-// pre-processing stays off: it strips leading comments and `---` before
-// parsing and the reported line numbers then no longer match the bytes.
-func parse(data []byte) ([]*yqlib.CandidateNode, error) {
-	setup()
+// parse decodes every document of data. A file that holds no document but
+// is not empty (comments, blank lines) reads as one blank document, as it
+// does through yqlib.
+func parse(data []byte) (*tree, error) {
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
 		// The parser transcodes UTF-16, so its positions would not be byte
 		// positions of data.
 		return nil, fmt.Errorf("utf-16 input: %w", ErrUnsupported)
 	}
-	prefs := yqlib.NewDefaultYamlPreferences()
-	prefs.LeadingContentPreProcessing = false
-	dec := yqlib.NewYamlDecoder(prefs)
-	if err := dec.Init(bytes.NewReader(data)); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrParse, oneLine(err))
-	}
-	var docs []*yqlib.CandidateNode
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	t := &tree{}
 	for {
-		n, err := dec.Decode()
+		d := new(yaml.Node)
+		err := dec.Decode(d)
 		if errors.Is(err, io.EOF) {
-			if err := noDuplicateKeys(docs); err != nil {
+			if len(t.docs) == 0 && len(data) > 0 {
+				t.docs, t.docNode = []*yaml.Node{{Kind: yaml.ScalarNode}}, []*yaml.Node{nil}
+			}
+			if err := noDuplicateKeys(t.docs); err != nil {
 				return nil, err
 			}
-			return docs, nil
+			return t, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s", ErrParse, oneLine(err))
 		}
-		docs = append(docs, n)
+		if len(d.Content) == 0 {
+			return nil, fmt.Errorf("%w: yaml node has no content", ErrParse)
+		}
+		t.docs = append(t.docs, d.Content[0])
+		t.docNode = append(t.docNode, d)
 	}
 }
 
@@ -65,83 +65,40 @@ func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-// Select evaluates a user-given yq expression and returns the scalar
-// targets it selects, in yqlib's order. Results the expression computes
-// rather than finds in the file (they have no position) are refused; the
-// nulls yq invents for missing paths count as nothing found.
-func Select(data []byte, expr string) ([]Target, error) {
-	docs, err := parse(data)
-	if err != nil {
-		return nil, err
-	}
-	in := listOf(docs)
-	out, err := yqlib.NewAllAtOnceEvaluator().EvaluateCandidateNodes(expr, in)
-	if err != nil {
-		return nil, fmt.Errorf("select %q: %s", expr, oneLine(err))
-	}
-	docIndex := make(map[*yqlib.CandidateNode]int, len(docs))
-	for i, d := range docs {
-		docIndex[d] = i
-	}
-	var targets []Target
-	seen := map[*yqlib.CandidateNode]bool{}
-	for e := out.Front(); e != nil; e = e.Next() {
-		n := e.Value.(*yqlib.CandidateNode)
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		if n.Line == 0 {
-			if n.Kind == yqlib.ScalarNode && n.Tag == "!!null" {
-				continue
+// parent returns the collection holding n, nil for a document root. The
+// map is built on first use: most parses (the verifier's, the quoting
+// checks') never need it.
+func (t *tree) parent(n *yaml.Node) *yaml.Node {
+	t.once.Do(func() {
+		t.parents = map[*yaml.Node]*yaml.Node{}
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			for _, c := range n.Content {
+				t.parents[c] = n
+				walk(c)
 			}
-			return nil, fmt.Errorf("select %q: result is computed, not a node of the file: %w", expr, ErrUnsupported)
 		}
-		if n.IsMapKey {
-			return nil, fmt.Errorf("select %q: selects mapping key %q at line %d: %w", expr, n.Value, n.Line, ErrUnsupported)
+		for _, d := range t.docs {
+			walk(d)
 		}
-		doc, ok := docIndex[root(n)]
-		if !ok {
-			return nil, fmt.Errorf("select %q: result is not part of the file: %w", expr, ErrUnsupported)
-		}
-		if r := resolve(n); r == nil || r.Kind != yqlib.ScalarNode {
-			return nil, fmt.Errorf("select %q: %s line %d: %w", expr, pathOf(n), n.Line, ErrNotScalar)
-		}
-		targets = append(targets, newTarget(n, doc))
-	}
-	if len(targets) == 0 {
-		return nil, fmt.Errorf("select %q: %w", expr, ErrNotFound)
-	}
-	return targets, nil
-}
-
-func listOf(docs []*yqlib.CandidateNode) *list.List {
-	l := list.New()
-	for _, d := range docs {
-		l.PushBack(d)
-	}
-	return l
-}
-
-func root(n *yqlib.CandidateNode) *yqlib.CandidateNode {
-	for n.Parent != nil {
-		n = n.Parent
-	}
-	return n
+	})
+	return t.parents[n]
 }
 
 // pathOf renders the position of n in its document as a display path:
 // keys joined with dots, sequence indexes in brackets, keys that would be
-// ambiguous quoted as ["a.b"].
-func pathOf(n *yqlib.CandidateNode) string {
+// ambiguous quoted as ["a.b"]. A node reached through an alias has the
+// path where it is defined.
+func (t *tree) pathOf(n *yaml.Node) string {
 	var parts []string
-	for ; n.Parent != nil; n = n.Parent {
-		p := n.Parent
-		switch {
-		case p.Kind == yqlib.SequenceNode:
+	for p := t.parent(n); p != nil; n, p = p, t.parent(p) {
+		switch p.Kind {
+		case yaml.SequenceNode:
 			parts = append(parts, "["+indexOf(p, n)+"]")
-		case n.Key != nil:
-			parts = append(parts, keySegment(n.Key.Value))
+		case yaml.MappingNode:
+			if k := keyOf(p, n); k != nil {
+				parts = append(parts, keySegment(k.Value))
+			}
 		}
 	}
 	var b strings.Builder
@@ -157,7 +114,17 @@ func pathOf(n *yqlib.CandidateNode) string {
 	return b.String()
 }
 
-func indexOf(seq, n *yqlib.CandidateNode) string {
+// keyOf returns the key of value n in mapping m; nil when n is a key.
+func keyOf(m, n *yaml.Node) *yaml.Node {
+	for i := 1; i < len(m.Content); i += 2 {
+		if m.Content[i] == n {
+			return m.Content[i-1]
+		}
+	}
+	return nil
+}
+
+func indexOf(seq, n *yaml.Node) string {
 	for i, c := range seq.Content {
 		if c == n {
 			return strconv.Itoa(i)

@@ -4,10 +4,18 @@
 // Files in a GitOps repository are reviewed as diffs, so a promotion must not
 // reformat anything: comments, blank lines, indentation, quoting, flow style,
 // anchors, document separators and line endings all have to survive byte for
-// byte. The package therefore never re-encodes a document. It parses with
-// yqlib only to find nodes and their positions, splices the new text into the
-// original bytes at those positions, and re-parses the result to prove that
-// nothing but the intended values changed.
+// byte. The package therefore never re-encodes a document. It parses only to
+// find nodes and their positions, splices the new text into the original
+// bytes at those positions, and re-parses the result to prove that nothing
+// but the intended values changed.
+//
+// The parser is go.yaml.in/yaml/v4, the one yqlib runs underneath, called
+// directly: positions, styles, tags, comments and parse errors are exactly
+// what yqlib reports, without yqlib's node conversion and without linking
+// yqlib (and its HCL, TOML, Lua and go-cmp dependencies) into promote,
+// where its package init alone cost more than parsing a repository's
+// manifests. User-supplied yq expressions go through internal/patch/yqselect,
+// which selects with yqlib and hands positions back to File.At.
 //
 // Everything here is pure: bytes in, bytes out, no file system, no output.
 package patch
@@ -17,7 +25,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // Sentinel errors; returned errors wrap one of them with context.
@@ -54,7 +62,8 @@ type Target struct {
 // anchored node, which Apply refuses to edit while aliases use it); an
 // alias at the end of the path is returned as the target itself, so Apply
 // replaces the alias rather than the value it points to. Keys that exist
-// only through `<<` merge keys are not found; Select follows them.
+// only through `<<` merge keys are not found; yq expressions
+// (internal/patch/yqselect) follow them.
 func Find(data []byte, keyPath []string) (Target, error) {
 	if len(keyPath) == 0 {
 		return Target{}, errEmptyPath
@@ -78,26 +87,26 @@ func FindAll(data []byte, keyPaths [][]string) ([]Target, error) {
 
 var errEmptyPath = fmt.Errorf("find: empty key path: %w", ErrNotFound)
 
-func findIn(docs []*yqlib.CandidateNode, keyPath []string) (Target, error) {
+func findIn(t *tree, keyPath []string) (Target, error) {
 	display := strings.Join(keyPath, ".")
-	for i, doc := range docs {
+	for i, doc := range t.docs {
 		n := lookup(doc, keyPath)
 		if n == nil {
 			continue
 		}
-		if r := resolve(n); r == nil || r.Kind != yqlib.ScalarNode {
+		if r := resolve(n); r == nil || r.Kind != yaml.ScalarNode {
 			return Target{}, fmt.Errorf("find %s: document %d line %d: %w", display, i, n.Line, ErrNotScalar)
 		}
-		return newTarget(n, i), nil
+		return t.newTarget(n, i), nil
 	}
 	return Target{}, fmt.Errorf("find %s: %w", display, ErrNotFound)
 }
 
 // lookup follows mapping keys from n; it returns nil when a key is missing.
-func lookup(n *yqlib.CandidateNode, keys []string) *yqlib.CandidateNode {
+func lookup(n *yaml.Node, keys []string) *yaml.Node {
 	for _, key := range keys {
 		m := resolve(n)
-		if m == nil || m.Kind != yqlib.MappingNode {
+		if m == nil || m.Kind != yaml.MappingNode {
 			return nil
 		}
 		n = mapValue(m, key)
@@ -109,10 +118,10 @@ func lookup(n *yqlib.CandidateNode, keys []string) *yqlib.CandidateNode {
 }
 
 // mapValue returns the value of key in mapping m, or nil.
-func mapValue(m *yqlib.CandidateNode, key string) *yqlib.CandidateNode {
+func mapValue(m *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
-		if k.Kind == yqlib.ScalarNode && k.Tag != "!!merge" && k.Value == key {
+		if k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && k.Value == key {
 			return m.Content[i+1]
 		}
 	}
@@ -122,22 +131,22 @@ func mapValue(m *yqlib.CandidateNode, key string) *yqlib.CandidateNode {
 // resolve follows an alias chain to the node it stands for. The parser
 // rejects unknown anchors and cycles, but the loop is bounded anyway so a
 // malformed tree cannot hang the caller.
-func resolve(n *yqlib.CandidateNode) *yqlib.CandidateNode {
-	for i := 0; n != nil && n.Kind == yqlib.AliasNode && i < 1000; i++ {
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 1000; i++ {
 		n = n.Alias
 	}
 	return n
 }
 
 // newTarget describes node n of document doc.
-func newTarget(n *yqlib.CandidateNode, doc int) Target {
+func (t *tree) newTarget(n *yaml.Node, doc int) Target {
 	value := ""
 	if r := resolve(n); r != nil {
 		value = r.Value
 	}
 	return Target{
 		Doc:       doc,
-		Path:      pathOf(n),
+		Path:      t.pathOf(n),
 		Line:      n.Line,
 		Column:    n.Column,
 		Value:     value,
@@ -146,17 +155,17 @@ func newTarget(n *yqlib.CandidateNode, doc int) Target {
 	}
 }
 
-func styleName(n *yqlib.CandidateNode) string {
+func styleName(n *yaml.Node) string {
 	switch {
-	case n.Kind == yqlib.AliasNode:
+	case n.Kind == yaml.AliasNode:
 		return "alias"
-	case n.Style&yqlib.DoubleQuotedStyle != 0:
+	case n.Style&yaml.DoubleQuotedStyle != 0:
 		return "double"
-	case n.Style&yqlib.SingleQuotedStyle != 0:
+	case n.Style&yaml.SingleQuotedStyle != 0:
 		return "single"
-	case n.Style&yqlib.LiteralStyle != 0:
+	case n.Style&yaml.LiteralStyle != 0:
 		return "literal"
-	case n.Style&yqlib.FoldedStyle != 0:
+	case n.Style&yaml.FoldedStyle != 0:
 		return "folded"
 	}
 	return "plain"

@@ -55,48 +55,6 @@ func TestFind(t *testing.T) {
 	}
 }
 
-func TestSelect(t *testing.T) {
-	const in = "images:\n- {name: a, tag: v1}\n- name: b\n  tag: \"v2\"\nmap: {k: v}\n---\nimages: []\n"
-	tests := []struct {
-		name    string
-		expr    string
-		want    []string // Path=Value per target
-		wantErr error
-	}{
-		{name: "all tags", expr: ".images[].tag", want: []string{"images[0].tag=v1", "images[1].tag=v2"}},
-		{name: "filter", expr: `.images[] | select(.name == "b") | .tag`, want: []string{"images[1].tag=v2"}},
-		{name: "duplicates once", expr: ".images[0].tag, .images[0].tag", want: []string{"images[0].tag=v1"}},
-		{name: "missing", expr: ".nope.deeper", wantErr: ErrNotFound},
-		{name: "mapping", expr: ".map", wantErr: ErrNotScalar},
-		{name: "mapping key", expr: ".map.k | key", wantErr: ErrUnsupported},
-		{name: "computed", expr: `.images[0].tag + "x"`, wantErr: ErrUnsupported},
-		{name: "env is disabled", expr: `env(HOME)`, wantErr: nil},
-		{name: "bad expression", expr: ".images[", wantErr: nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			targets, err := Select([]byte(in), tc.expr)
-			if tc.want == nil && tc.wantErr == nil {
-				// Errors without a sentinel: only that they fail.
-				if err == nil {
-					t.Fatalf("Select(%s) succeeded with %v", tc.expr, targets)
-				}
-				return
-			}
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("error = %v, want %v", err, tc.wantErr)
-			}
-			var got []string
-			for _, tg := range targets {
-				got = append(got, tg.Path+"="+tg.Value)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Select (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 func TestHelmSources(t *testing.T) {
 	in := readGolden(t, "app-and-appset")
 	got, err := HelmSources(in)

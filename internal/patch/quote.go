@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // render returns the text that replaces node n's value so that it reads back
@@ -15,15 +15,15 @@ import (
 // the plain text still reads as the string s, and single-quoted values that
 // cannot hold s on one line fall back to double quotes. tag is the tag
 // property written before the value, if any.
-func render(s string, n *yqlib.CandidateNode, flow bool, tag string) (string, error) {
+func render(s string, n *yaml.Node, flow bool, tag string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", fmt.Errorf("new value is not valid utf-8: %w", ErrUnsupported)
 	}
 	switch {
-	case n.Kind == yqlib.AliasNode:
-	case n.Style&yqlib.DoubleQuotedStyle != 0:
+	case n.Kind == yaml.AliasNode:
+	case n.Style&yaml.DoubleQuotedStyle != 0:
 		return doubleQuote(s), nil
-	case n.Style&yqlib.SingleQuotedStyle != 0:
+	case n.Style&yaml.SingleQuotedStyle != 0:
 		if singleOK(s) {
 			return "'" + strings.ReplaceAll(s, "'", "''") + "'", nil
 		}
@@ -121,12 +121,12 @@ func readsAs(s, tag, origTag string) bool {
 	if tag != "" {
 		src = tag + " " + s
 	}
-	docs, err := parse([]byte(src))
-	if err != nil || len(docs) != 1 {
+	t, err := parse([]byte(src))
+	if err != nil || len(t.docs) != 1 {
 		return false
 	}
-	n := docs[0]
-	if n.Kind != yqlib.ScalarNode || n.Value != s {
+	n := t.docs[0]
+	if n.Kind != yaml.ScalarNode || n.Value != s {
 		return false
 	}
 	return n.Tag == "!!str" || tag != "" && n.Tag == origTag
@@ -176,8 +176,8 @@ func renderTyped(s, tag string, flow bool, explicitTag string) (string, error) {
 	if explicitTag != "" || (flow && strings.ContainsAny(s, ",[]{}")) {
 		return "", fmt.Errorf("cannot write %q as %s here: %w", s, tag, ErrUnsupported)
 	}
-	docs, err := parse([]byte(s))
-	if err != nil || len(docs) != 1 || docs[0].Kind != yqlib.ScalarNode || docs[0].Value != s || docs[0].Tag != tag {
+	t, err := parse([]byte(s))
+	if err != nil || len(t.docs) != 1 || t.docs[0].Kind != yaml.ScalarNode || t.docs[0].Value != s || t.docs[0].Tag != tag {
 		return "", fmt.Errorf("%q does not read back as %s: %w", s, tag, ErrUnsupported)
 	}
 	return s, nil

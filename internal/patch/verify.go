@@ -4,32 +4,36 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // verifier compares the old and the edited file node by node. It is the
 // safety net under the byte-level scanning: whatever the scanner or the
 // quoting got wrong shows up here as a difference nobody asked for.
 type verifier struct {
+	old     *tree
 	want    map[string]edit
 	hit     map[string]bool
-	changed map[*yqlib.CandidateNode]*edit
+	changed map[*yaml.Node]*edit
 }
 
-func verify(oldDocs []*yqlib.CandidateNode, out []byte, edits []edit) error {
-	newDocs, err := parse(out)
+func verify(old *tree, out []byte, edits []edit) error {
+	nt, err := parse(out)
 	if err != nil {
 		return fmt.Errorf("edited file does not parse: %s: %w", oneLine(err), ErrVerify)
 	}
-	if len(newDocs) != len(oldDocs) {
-		return fmt.Errorf("edited file has %d documents, not %d: %w", len(newDocs), len(oldDocs), ErrVerify)
+	if len(nt.docs) != len(old.docs) {
+		return fmt.Errorf("edited file has %d documents, not %d: %w", len(nt.docs), len(old.docs), ErrVerify)
 	}
-	v := verifier{want: map[string]edit{}, hit: map[string]bool{}, changed: map[*yqlib.CandidateNode]*edit{}}
+	v := verifier{old: old, want: map[string]edit{}, hit: map[string]bool{}, changed: map[*yaml.Node]*edit{}}
 	for _, e := range edits {
 		v.want[e.key] = e
 	}
-	for i := range oldDocs {
-		if err := v.compare(oldDocs[i], newDocs[i], strconv.Itoa(i)); err != nil {
+	for i := range old.docs {
+		if o, n := old.docNode[i], nt.docNode[i]; (o == nil) != (n == nil) || o != nil && !sameComments(o, n) {
+			return fmt.Errorf("document %d: comments changed: %w", i, ErrVerify)
+		}
+		if err := v.compare(old.docs[i], nt.docs[i], strconv.Itoa(i)); err != nil {
 			return err
 		}
 	}
@@ -38,18 +42,21 @@ func verify(oldDocs []*yqlib.CandidateNode, out []byte, edits []edit) error {
 			return fmt.Errorf("%s line %d: edited value not found again: %w", e.path, e.line, ErrVerify)
 		}
 	}
-	return v.checkAliases(newDocs)
+	return v.checkAliases(nt)
 }
 
-func (v *verifier) compare(o, n *yqlib.CandidateNode, key string) error {
+func sameComments(o, n *yaml.Node) bool {
+	return o.HeadComment == n.HeadComment && o.LineComment == n.LineComment && o.FootComment == n.FootComment
+}
+
+func (v *verifier) compare(o, n *yaml.Node, key string) error {
 	if e, ok := v.want[key]; ok {
 		v.hit[key] = true
 		return v.compareEdited(e, o, n)
 	}
 	if o.Kind != n.Kind || o.Tag != n.Tag || o.Value != n.Value || o.Anchor != n.Anchor ||
-		o.Style != n.Style || len(o.Content) != len(n.Content) ||
-		o.HeadComment != n.HeadComment || o.LineComment != n.LineComment || o.FootComment != n.FootComment {
-		return fmt.Errorf("%s line %d: unexpected change: %w", pathOf(o), o.Line, ErrVerify)
+		o.Style != n.Style || len(o.Content) != len(n.Content) || !sameComments(o, n) {
+		return fmt.Errorf("%s line %d: unexpected change: %w", v.old.pathOf(o), o.Line, ErrVerify)
 	}
 	for i := range o.Content {
 		if err := v.compare(o.Content[i], n.Content[i], key+"/"+strconv.Itoa(i)); err != nil {
@@ -62,11 +69,11 @@ func (v *verifier) compare(o, n *yqlib.CandidateNode, key string) error {
 // compareEdited checks an edited node: it must be a string scalar equal to
 // the new value (or keep the explicit tag it had), with its anchor and
 // comments untouched.
-func (v *verifier) compareEdited(e edit, o, n *yqlib.CandidateNode) error {
-	if n.Kind != yqlib.ScalarNode || n.Value != e.want {
+func (v *verifier) compareEdited(e edit, o, n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode || n.Value != e.want {
 		return fmt.Errorf("%s line %d: reads back as %q, not %q: %w", e.path, e.line, n.Value, e.want, ErrVerify)
 	}
-	keptTag := o.Kind == yqlib.ScalarNode && o.Style&yqlib.TaggedStyle != 0 && n.Style&yqlib.TaggedStyle != 0 && n.Tag == o.Tag
+	keptTag := o.Kind == yaml.ScalarNode && o.Style&yaml.TaggedStyle != 0 && n.Style&yaml.TaggedStyle != 0 && n.Tag == o.Tag
 	if e.tag != "" {
 		if n.Tag != e.tag {
 			return fmt.Errorf("%s line %d: reads back as %s, not %s: %w", e.path, e.line, n.Tag, e.tag, ErrVerify)
@@ -74,7 +81,7 @@ func (v *verifier) compareEdited(e edit, o, n *yqlib.CandidateNode) error {
 	} else if n.Tag != "!!str" && !keptTag {
 		return fmt.Errorf("%s line %d: reads back as %s, not a string: %w", e.path, e.line, n.Tag, ErrVerify)
 	}
-	if n.Anchor != o.Anchor || n.HeadComment != o.HeadComment || n.LineComment != o.LineComment || n.FootComment != o.FootComment {
+	if n.Anchor != o.Anchor || !sameComments(o, n) {
 		return fmt.Errorf("%s line %d: anchor or comments changed: %w", e.path, e.line, ErrVerify)
 	}
 	v.changed[n] = &e
@@ -83,11 +90,11 @@ func (v *verifier) compareEdited(e edit, o, n *yqlib.CandidateNode) error {
 
 // checkAliases rejects edits inside anchored nodes that an alias (or a
 // merge key) refers to: the aliases would silently change with them.
-func (v *verifier) checkAliases(docs []*yqlib.CandidateNode) error {
-	memo := map[*yqlib.CandidateNode]*edit{}
-	var within func(n *yqlib.CandidateNode) *edit
-	within = func(n *yqlib.CandidateNode) *edit {
-		if n == nil || n.Kind == yqlib.AliasNode {
+func (v *verifier) checkAliases(t *tree) error {
+	memo := map[*yaml.Node]*edit{}
+	var within func(n *yaml.Node) *edit
+	within = func(n *yaml.Node) *edit {
+		if n == nil || n.Kind == yaml.AliasNode {
 			return nil
 		}
 		if e, ok := memo[n]; ok {
@@ -102,12 +109,12 @@ func (v *verifier) checkAliases(docs []*yqlib.CandidateNode) error {
 		}
 		return memo[n]
 	}
-	var walk func(n *yqlib.CandidateNode) error
-	walk = func(n *yqlib.CandidateNode) error {
-		if n.Kind == yqlib.AliasNode {
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n.Kind == yaml.AliasNode {
 			if e := within(n.Alias); e != nil {
 				return fmt.Errorf("%s line %d: value is used through alias *%s at %s line %d, which would change too: %w",
-					e.path, e.line, n.Value, pathOf(n), n.Line, ErrVerify)
+					e.path, e.line, n.Value, t.pathOf(n), n.Line, ErrVerify)
 			}
 		}
 		for _, c := range n.Content {
@@ -117,7 +124,7 @@ func (v *verifier) checkAliases(docs []*yqlib.CandidateNode) error {
 		}
 		return nil
 	}
-	for _, d := range docs {
+	for _, d := range t.docs {
 		if err := walk(d); err != nil {
 			return err
 		}
