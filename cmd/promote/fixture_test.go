@@ -21,7 +21,7 @@ type fleet struct {
 	Requests    *int
 }
 
-func newFleet(t *testing.T) *fleet {
+func newFleet(t *testing.T, edits ...func(dir string)) *fleet {
 	t.Helper()
 	root := t.TempDir()
 	f := &fleet{Dir: filepath.Join(root, "repo"), Remote: filepath.Join(root, "remote.git"), Requests: new(int)}
@@ -36,6 +36,9 @@ func newFleet(t *testing.T) *fleet {
 		if err := os.WriteFile(m, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, edit := range edits {
+		edit(f.Dir)
 	}
 	gitRun(t, f.Dir, "init", "-q", "-b", "main")
 	gitRun(t, f.Dir, "config", "user.name", "Release Manager")

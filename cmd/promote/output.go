@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -57,14 +58,24 @@ func toJSON(o *options, res *promote.Result) resultJSON {
 	return out
 }
 
+// writeResult writes the result through one buffer: the table writer
+// emits every cell and its padding as a write of its own, a system call
+// each on a pipe or a file.
 func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
+	w := bufio.NewWriter(ios.Out)
+	if err := writeResultTo(w, o, res); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func writeResultTo(w io.Writer, o *options, res *promote.Result) error {
 	p := res.Plan
 	if o.output == "json" {
-		enc := json.NewEncoder(ios.Out)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(toJSON(o, res))
 	}
-	w := ios.Out
 	switch {
 	case p.From != "" && res.Source != "" && res.Source != res.Base:
 		fmt.Fprintf(w, "promote %s -> %s (base %s, %s read at %s)\n", p.From, p.To, short(res.Base), p.From, short(res.Source))

@@ -56,13 +56,12 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 
 func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
 	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, PushTimeout: o.pushTimeout, Log: logger(ios.ErrOut, o)}
+	var prefetch func(repoURL string)
 	if o.verb != "plan" && !o.skipChartCheck {
 		client := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
 			UserAgent: "gitops-promote"}
 		a.Charts = client
-		if !o.mergeRequest { // --merge-request plans on the remote tip, not HEAD
-			go prefetchIndexes(ctx, os.DirFS(repo.Root()), cfg, firstNonEmpty(o.to, o.env), client)
-		}
+		prefetch = prefetcher(ctx, client)
 	}
 	if o.push || o.mergeRequest {
 		a.Token = firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN"))
@@ -74,11 +73,11 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		if sets, err = promote.ParseKeyValues(o.args); err != nil {
 			return err
 		}
-		req := promote.PinRequest{Env: o.env, Sets: sets, AllowDowngrade: o.allowDowngrade}
+		req := promote.PinRequest{Env: o.env, Sets: sets, AllowDowngrade: o.allowDowngrade, ChartRepository: prefetch}
 		build = func(target, _ fs.FS) (*promote.Plan, error) { return promote.BuildPin(target, cfg, req) }
 	} else {
 		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath,
-			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering}
+			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering, ChartRepository: prefetch}
 		build = func(target, source fs.FS) (*promote.Plan, error) {
 			return promote.BuildPromotionFrom(target, source, cfg, req)
 		}

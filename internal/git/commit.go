@@ -215,14 +215,16 @@ func (r *Repo) store(o encoder) (plumbing.Hash, error) {
 	return r.setObject(obj)
 }
 
-// setObject skips objects that already exist: rewriting an unchanged
-// sibling's loose object would only cost I/O.
+// setObject adds obj to the commit's batch, or writes it loose unless it
+// exists. A batch does not ask: go-git looks for a loose object first, two
+// system calls per new object, and an object that does exist costs only
+// its bytes in the new pack (git allows an object in several packs).
 func (r *Repo) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	if r.repo.Storer.HasEncodedObject(obj.Hash()) == nil {
-		return obj.Hash(), nil
-	}
 	if r.batch != nil {
 		r.batch.add(obj)
+		return obj.Hash(), nil
+	}
+	if r.repo.Storer.HasEncodedObject(obj.Hash()) == nil {
 		return obj.Hash(), nil
 	}
 	return r.repo.Storer.SetEncodedObject(obj)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -30,15 +31,13 @@ var errIndexFormat = errors.New("unsupported index format")
 type rawIndex struct {
 	data    []byte
 	version uint32
-	entries []rawEntry // in file (sorted) order
-	extOff  int        // where extensions start (end of entries)
+	offs    []int32  // where each entry starts, in file (sorted) order
+	names   []string // version 4 only: names are prefix-compressed
+	extOff  int      // where extensions start (end of entries)
 }
 
-type rawEntry struct {
-	name string
-	off  int // start of the entry
-	end  int // end of the entry, padding included
-}
+// rawEntry is one entry's bytes, padding included.
+type rawEntry struct{ off, end int }
 
 func (e rawEntry) stage(data []byte) int {
 	return int(binary.BigEndian.Uint16(data[e.off+60:]) & flagStage >> 12)
@@ -54,6 +53,9 @@ func (e rawEntry) mode(data []byte) filemode.FileMode {
 	return filemode.FileMode(binary.BigEndian.Uint32(data[e.off+24:]))
 }
 
+// parseIndex locates every entry of data. It records offsets only: a
+// 20,000-file index is 1.8 MB, and a string per name made parsing it the
+// largest allocation of a promotion.
 func parseIndex(data []byte) (*rawIndex, error) {
 	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
 		return nil, fmt.Errorf("%w: bad header", errIndexFormat)
@@ -63,33 +65,41 @@ func parseIndex(data []byte) (*rawIndex, error) {
 		return nil, fmt.Errorf("%w: version %d", errIndexFormat, ix.version)
 	}
 	count := int(binary.BigEndian.Uint32(data[8:]))
-	ix.entries = make([]rawEntry, 0, count)
+	if count > (len(data)-32)/entryFixed {
+		return nil, fmt.Errorf("%w: %d entries in %d bytes", errIndexFormat, count, len(data))
+	}
+	ix.offs = make([]int32, 0, count)
+	if ix.version == 4 {
+		ix.names = make([]string, 0, count)
+	}
 	off, prev := 12, ""
 	for range count {
-		e, err := ix.parseEntry(off, prev)
+		end, name, err := ix.parseEntry(off, prev)
 		if err != nil {
 			return nil, err
 		}
-		ix.entries = append(ix.entries, e)
-		off, prev = e.end, e.name
+		ix.offs = append(ix.offs, int32(off))
+		if ix.version == 4 {
+			ix.names = append(ix.names, name)
+			prev = name
+		}
+		off = end
 	}
 	ix.extOff = off
 	return ix, nil
 }
 
-func (ix *rawIndex) parseEntry(off int, prev string) (rawEntry, error) {
+// parseEntry returns the end of the entry at off and, for version 4, its
+// name (prev is the previous entry's).
+func (ix *rawIndex) parseEntry(off int, prev string) (int, string, error) {
 	data := ix.data
-	bad := func() (rawEntry, error) {
-		return rawEntry{}, fmt.Errorf("%w: truncated entry at %d", errIndexFormat, off)
+	bad := func() (int, string, error) {
+		return 0, "", fmt.Errorf("%w: truncated entry at %d", errIndexFormat, off)
 	}
 	if off+entryFixed > len(data)-20 {
 		return bad()
 	}
-	flags := binary.BigEndian.Uint16(data[off+60:])
-	p := off + entryFixed
-	if flags&flagExtended != 0 {
-		p += 2
-	}
+	p := ix.namePos(off)
 	var prefix string
 	if ix.version == 4 {
 		strip, n := offsetVarint(data[p:])
@@ -102,12 +112,51 @@ func (ix *rawIndex) parseEntry(off int, prev string) (rawEntry, error) {
 	if nul < 0 {
 		return bad()
 	}
-	e := rawEntry{name: prefix + string(data[p:p+nul]), off: off, end: p + nul + 1}
 	if ix.version < 4 {
 		// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
-		e.end = off + (p-off+nul+8)&^7
+		return off + (p-off+nul+8)&^7, "", nil
 	}
-	return e, nil
+	return p + nul + 1, prefix + string(data[p:p+nul]), nil
+}
+
+// namePos is where the name (v2/v3) or its prefix varint (v4) starts.
+func (ix *rawIndex) namePos(off int) int {
+	if binary.BigEndian.Uint16(ix.data[off+60:])&flagExtended != 0 {
+		return off + entryFixed + 2
+	}
+	return off + entryFixed
+}
+
+func (ix *rawIndex) len() int { return len(ix.offs) }
+
+func (ix *rawIndex) entry(i int) rawEntry {
+	end := ix.extOff
+	if i+1 < len(ix.offs) {
+		end = int(ix.offs[i+1])
+	}
+	return rawEntry{off: int(ix.offs[i]), end: end}
+}
+
+// compareName compares entry i's name with name, without allocating.
+func (ix *rawIndex) compareName(i int, name string) int {
+	if ix.version == 4 {
+		return strings.Compare(ix.names[i], name)
+	}
+	p := ix.namePos(int(ix.offs[i]))
+	b := ix.data[p:]
+	for j := 0; ; j++ {
+		switch {
+		case j == len(name):
+			if b[j] == 0 {
+				return 0
+			}
+			return 1
+		case b[j] == 0 || b[j] < name[j]:
+			return -1
+		case b[j] > name[j]:
+			return 1
+		}
+	}
 }
 
 // offsetVarint decodes git's "offset" varint (read-cache.c decode_varint).
@@ -127,12 +176,12 @@ func offsetVarint(b []byte) (int, int) {
 
 // find returns the entries (all stages) for name.
 func (ix *rawIndex) find(name string) []rawEntry {
-	i := sort.Search(len(ix.entries), func(i int) bool { return ix.entries[i].name >= name })
-	j := i
-	for j < len(ix.entries) && ix.entries[j].name == name {
-		j++
+	i := sort.Search(ix.len(), func(i int) bool { return ix.compareName(i, name) >= 0 })
+	var out []rawEntry
+	for ; i < ix.len() && ix.compareName(i, name) == 0; i++ {
+		out = append(out, ix.entry(i))
 	}
-	return ix.entries[i:j]
+	return out
 }
 
 // stat is what the index records about a work tree file.

@@ -14,9 +14,11 @@ import (
 var keptExtensions = map[string]bool{"REUC": true}
 
 // update returns the index with each path in stats set to stage 0 and the
-// given stat data and hash, adding entries that do not exist.
-func (ix *rawIndex) update(stats map[string]stat) ([]byte, error) {
-	patched := slices.Clone(ix.data[:ix.extOff])
+// given stat data and hash, adding entries that do not exist. The result
+// is pieces to write in order: unchanged runs of entries are slices of
+// ix.data, so a 1.8 MB index is not copied to change a handful of entries.
+func (ix *rawIndex) update(stats map[string]stat) ([][]byte, error) {
+	changed := map[int][]byte{} // entry offset -> its new bytes
 	var added []string
 	for name, s := range stats {
 		found := ix.find(name)
@@ -28,54 +30,62 @@ func (ix *rawIndex) update(stats map[string]stat) ([]byte, error) {
 			return nil, fmt.Errorf("updating index for %s: path has unresolved merge conflicts", name)
 		}
 		e := found[0]
-		putStat(patched[e.off:], s)
-		if flags := binary.BigEndian.Uint16(patched[e.off+60:]); flags&flagExtended != 0 {
-			ext := binary.BigEndian.Uint16(patched[e.off+62:])
-			binary.BigEndian.PutUint16(patched[e.off+62:], ext&^extIntentAdd)
+		b := slices.Clone(ix.data[e.off:e.end])
+		putStat(b, s)
+		if flags := binary.BigEndian.Uint16(b[60:]); flags&flagExtended != 0 {
+			ext := binary.BigEndian.Uint16(b[62:])
+			binary.BigEndian.PutUint16(b[62:], ext&^extIntentAdd)
 		}
+		changed[e.off] = b
 	}
-	if len(added) > 0 {
-		if ix.version == 4 {
-			// Names are prefix-compressed against the previous entry, so
-			// an insertion would re-encode its successor.
-			return nil, fmt.Errorf("%w: adding entries to a version 4 index", errIndexFormat)
-		}
-		patched = ix.insert(patched, added, stats)
+	if len(added) > 0 && ix.version == 4 {
+		// Names are prefix-compressed against the previous entry, so an
+		// insertion would re-encode its successor.
+		return nil, fmt.Errorf("%w: adding entries to a version 4 index", errIndexFormat)
 	}
 	exts, err := ix.keptExtensions()
 	if err != nil {
 		return nil, err
 	}
-	out := append(patched, exts...)
-	sum := sha1.Sum(out)
-	trailer := ix.data[len(ix.data)-20:]
-	if slices.Equal(trailer, make([]byte, 20)) {
-		sum = [20]byte{} // index.skipHash: git writes and expects zeros
-	}
-	return append(out, sum[:]...), nil
-}
-
-// insert splices new entries into entries (v2/v3), keeping name order.
-func (ix *rawIndex) insert(patched []byte, added []string, stats map[string]stat) []byte {
+	header := slices.Clone(ix.data[:12])
+	binary.BigEndian.PutUint32(header[8:], uint32(ix.len()+len(added)))
+	pieces := [][]byte{header}
 	slices.Sort(added)
-	out := make([]byte, 0, len(patched)+len(added)*96)
-	out = append(out, patched[:12]...)
-	binary.BigEndian.PutUint32(out[8:], uint32(len(ix.entries)+len(added)))
-	for _, e := range ix.entries {
-		for len(added) > 0 && added[0] < e.name {
-			out = append(out, newEntry(added[0], stats[added[0]])...)
+	run := 12 // start of the unchanged run not yet emitted
+	for i := range ix.len() {
+		e := ix.entry(i)
+		b, ok := changed[e.off]
+		insert := len(added) > 0 && ix.compareName(i, added[0]) > 0
+		if !ok && !insert {
+			continue
+		}
+		pieces, run = append(pieces, ix.data[run:e.off]), e.off
+		for len(added) > 0 && ix.compareName(i, added[0]) > 0 {
+			pieces = append(pieces, newEntry(added[0], stats[added[0]]))
 			added = added[1:]
 		}
-		out = append(out, patched[e.off:e.end]...)
+		if ok {
+			pieces, run = append(pieces, b), e.end
+		}
 	}
+	pieces = append(pieces, ix.data[run:ix.extOff])
 	for _, name := range added {
-		out = append(out, newEntry(name, stats[name])...)
+		pieces = append(pieces, newEntry(name, stats[name]))
 	}
-	return out
+	pieces = append(pieces, exts...)
+	var sum [sha1.Size]byte
+	if !slices.Equal(ix.data[len(ix.data)-20:], make([]byte, 20)) {
+		h := sha1.New()
+		for _, p := range pieces {
+			h.Write(p)
+		}
+		h.Sum(sum[:0])
+	} // else index.skipHash: git writes and expects zeros
+	return append(pieces, sum[:]), nil
 }
 
-func (ix *rawIndex) keptExtensions() ([]byte, error) {
-	var out []byte
+func (ix *rawIndex) keptExtensions() ([][]byte, error) {
+	var out [][]byte
 	data, end := ix.data, len(ix.data)-20
 	for off := ix.extOff; off < end; {
 		if off+8 > end {
@@ -93,7 +103,7 @@ func (ix *rawIndex) keptExtensions() ([]byte, error) {
 			return nil, fmt.Errorf("%w: index extension %q (split or sparse index)", errIndexFormat, sig)
 		}
 		if keptExtensions[sig] {
-			out = append(out, data[off:next]...)
+			out = append(out, data[off:next])
 		}
 		off = next
 	}

@@ -55,6 +55,8 @@ type Repo struct {
 	gitDir    string // .git dir, or worktrees/<name> for linked work trees
 	commonDir string // where refs, objects and packed-refs live
 	fsync     bool   // sync refs and work-tree files before renaming them
+	indexMu   sync.Mutex
+	index     *indexFile // the index as last read (see readIndex)
 	batch     *objectBatch
 	mu        sync.Mutex // serialises object reads of tree views (see treefs_lock.go)
 

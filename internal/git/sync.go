@@ -95,9 +95,9 @@ func (r *Repo) removeFromWorktree(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return r.rewriteIndex(func(data []byte) ([]byte, error) {
+	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
 		idx := &index.Index{}
-		if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+		if err := index.NewDecoder(bytes.NewReader(cur.data)).Decode(idx); err != nil {
 			return nil, fmt.Errorf("reading index: %w", err)
 		}
 		for _, p := range paths {
@@ -115,7 +115,7 @@ func (r *Repo) removeFromWorktree(paths []string) error {
 		if err := index.NewEncoder(&buf).Encode(idx); err != nil {
 			return nil, fmt.Errorf("writing index: %w", err)
 		}
-		return buf.Bytes(), nil
+		return [][]byte{buf.Bytes()}, nil
 	})
 }
 

@@ -23,11 +23,12 @@ func (r *Repo) DirtyPaths(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := readIndexFile(filepath.Join(r.gitDir, "index"))
+	cur, err := r.readIndex()
 	if err != nil {
 		return nil, err
 	}
-	ix, err := parseIndex(data)
+	data := cur.data
+	ix, err := cur.parsed()
 	if err == nil {
 		_, err = ix.keptExtensions() // refuses split and sparse indexes
 	}

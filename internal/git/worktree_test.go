@@ -204,3 +204,28 @@ func TestWriteWorktreeRefusesConflict(t *testing.T) {
 		t.Errorf("DirtyPaths on a conflict = %v, %v", got, err)
 	}
 }
+
+// TestIndexReadAgainWhenReplaced: the index read for DirtyPaths is reused
+// under index.lock only while it is the same file; one that git replaced
+// meanwhile (here a `git add`) is read again, so its entries survive.
+func TestIndexReadAgainWhenReplaced(t *testing.T) {
+	dir := newRepo(t)
+	r := openRepo(t, dir)
+	if got, err := r.DirtyPaths([]string{"apps/web/values.yaml"}); err != nil || len(got) != 0 {
+		t.Fatalf("DirtyPaths = %v, %v", got, err)
+	}
+	writeFile(t, dir, "staged.txt", "staged meanwhile\n", 0o644)
+	run(t, dir, "add", "staged.txt")
+	head := revParse(t, dir, "HEAD")
+	files := map[string]string{"apps/web/values.yaml": "image:\n  tag: v9\n"}
+	next := commitFiles(t, r, head, files, "promote")
+	if err := r.updateHead(head, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.writeWorktree(map[string][]byte{"apps/web/values.yaml": []byte(files["apps/web/values.yaml"])}); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, dir, "status", "--porcelain"); got != "A  staged.txt" {
+		t.Errorf("git status = %q, want the staged file kept", got)
+	}
+}

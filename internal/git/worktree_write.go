@@ -1,8 +1,8 @@
 package git
 
 import (
+	"bufio"
 	"bytes"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,11 +34,11 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	return r.rewriteIndex(func(data []byte) ([]byte, error) {
+	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
 		// Refuse conflicted paths before touching the work tree.
-		if ix, err := parseIndex(data); err == nil {
+		if ix, err := cur.parsed(); err == nil {
 			for _, p := range paths {
-				if f := ix.find(p); len(f) > 1 || len(f) == 1 && f[0].stage(data) != 0 {
+				if f := ix.find(p); len(f) > 1 || len(f) == 1 && f[0].stage(cur.data) != 0 {
 					return nil, fmt.Errorf("writing %s: path has unresolved merge conflicts", p)
 				}
 			}
@@ -55,16 +55,16 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 			}
 			stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
 		}
-		return updateIndex(data, stats)
+		return updateIndex(cur, stats)
 	})
 }
 
 // rewriteIndex holds index.lock while update turns the current index into
-// the new one, then replaces the index by rename, as git does; on any
-// error the lock is dropped and the index stays as it was.
-func (r *Repo) rewriteIndex(update func(data []byte) ([]byte, error)) (err error) {
-	indexPath := filepath.Join(r.gitDir, "index")
-	lock, err := lockIndex(indexPath)
+// the new one (pieces written in order), then replaces the index by
+// rename, as git does; on any error the lock is dropped and the index
+// stays as it was.
+func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err error) {
+	lock, err := lockIndex(filepath.Join(r.gitDir, "index"))
 	if err != nil {
 		return err
 	}
@@ -73,42 +73,35 @@ func (r *Repo) rewriteIndex(update func(data []byte) ([]byte, error)) (err error
 			lock.abort()
 		}
 	}()
-	data, err := readIndexFile(indexPath)
+	cur, err := r.readIndex()
 	if err != nil {
 		return err
 	}
-	out, err := update(data)
+	out, err := update(cur)
 	if err != nil {
 		return err
 	}
 	step("write", lock.path)
-	if _, err := lock.f.Write(out); err != nil {
+	w := bufio.NewWriterSize(lock.f, 64<<10)
+	for _, b := range out {
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("writing index: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
+	r.forgetIndex()
 	return lock.commit()
-}
-
-// readIndexFile returns the index, or an empty one if there is none yet.
-func readIndexFile(p string) ([]byte, error) {
-	data, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		empty := []byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00")
-		sum := sha1.Sum(empty)
-		return append(empty, sum[:]...), nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading index: %w", err)
-	}
-	return data, nil
 }
 
 // updateIndex patches the raw index, falling back to go-git's slower full
 // decode and encode for what the patcher does not do (adding entries to a
 // version 4 index).
-func updateIndex(data []byte, stats map[string]stat) ([]byte, error) {
-	ix, err := parseIndex(data)
+func updateIndex(cur *indexFile, stats map[string]stat) ([][]byte, error) {
+	ix, err := cur.parsed()
 	if err == nil {
-		var out []byte
+		var out [][]byte
 		if out, err = ix.update(stats); err == nil {
 			return out, nil
 		}
@@ -116,7 +109,8 @@ func updateIndex(data []byte, stats map[string]stat) ([]byte, error) {
 	if !errors.Is(err, errIndexFormat) {
 		return nil, err
 	}
-	return updateIndexSlow(data, stats)
+	out, err := updateIndexSlow(cur.data, stats)
+	return [][]byte{out}, err
 }
 
 func updateIndexSlow(data []byte, stats map[string]stat) ([]byte, error) {

@@ -25,6 +25,12 @@ type PromoteRequest struct {
 	ForcePath      bool
 	AllowDowngrade bool
 	IgnoreOrdering bool
+	// ChartRepository, when set, is called with the repository of every
+	// chart version the plan pins as soon as the target's manifests name
+	// it, so the chart check's indexes can be fetched while the plan is
+	// finished. Only repositories of Helm sources are named: a git
+	// source's repoURL is never a chart repository to send credentials to.
+	ChartRepository func(repoURL string)
 }
 
 // BuildPromotion plans promoting every in-scope component field of From
@@ -47,7 +53,7 @@ func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteReque
 	}
 	// The ordering checks parse every env's manifests; they need nothing of
 	// the plan, so they run beside it on the other core.
-	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only}
+	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only, chartRepository: req.ChartRepository}
 	ordering := make(chan error, 1)
 	go func() { ordering <- checkOrdering(fsys, cfg, req, p) }()
 	plan, err := buildPromotion(fsys, source, cfg, req, p)
@@ -171,6 +177,8 @@ type PinRequest struct {
 	Env            string
 	Sets           []KeyValue
 	AllowDowngrade bool
+	// ChartRepository is PromoteRequest's.
+	ChartRepository func(repoURL string)
 }
 
 // KeyValue is one KEY=VALUE argument of pin.
@@ -230,7 +238,7 @@ func BuildPin(fsys fs.FS, cfg *config.Config, req PinRequest) (*Plan, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s: %w: %w", strings.Join(problems, "; "), versions.ErrUnpinned, ErrPolicy)
 	}
-	p := &Plan{Verb: "pin", To: req.Env}
+	p := &Plan{Verb: "pin", To: req.Env, chartRepository: req.ChartRepository}
 	if err := build(fsys, cfg, req.Env, sets, p); err != nil {
 		return nil, err
 	}

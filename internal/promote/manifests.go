@@ -110,6 +110,9 @@ func addChart(p *Plan, repoURL, chart, version string) {
 		}
 	}
 	p.Charts = append(p.Charts, ref)
+	if repoURL != "" && p.chartRepository != nil {
+		p.chartRepository(repoURL)
+	}
 }
 
 // readErr names the file of a parse error; a duplicate key is named by

@@ -80,6 +80,8 @@ type Plan struct {
 	// parsed keeps the files the plan located its edits in, so that
 	// materialize edits them without parsing them again.
 	parsed map[string]*patch.File
+	// chartRepository is the request's hook (see PromoteRequest).
+	chartRepository func(repoURL string)
 }
 
 // ChartRef is a chart version that must exist before it is pinned.
