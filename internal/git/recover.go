@@ -35,6 +35,11 @@ func (r *Repo) Recover() (*Recovery, error) {
 	if err != nil {
 		return nil, err
 	}
+	if dead == nil && len(r.deadTemps()) == 0 {
+		// Nothing to repair, which is every run but one after a kill: no
+		// need to hold the journal for a look that changes nothing.
+		return nil, nil
+	}
 	if err := r.publish(journal{Op: "recover"}); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			err = fmt.Errorf("%s appeared meanwhile: %w", r.journalPath(), ErrBusy)
@@ -216,6 +221,16 @@ func tempTag() string { return fmt.Sprintf("gp%d_", os.Getpid()) }
 // leaves an index that git and go-git ignore. Recover calls it while it
 // holds the journal: no run of this tool is writing a pack meanwhile.
 func (r *Repo) removeDeadTemps() {
+	for _, p := range r.deadTemps() {
+		step("unlink", p)
+		os.Remove(p)
+	}
+}
+
+// deadTemps lists what removeDeadTemps removes: dead processes' temporary
+// pack files and journals, and pack indexes without their pack.
+func (r *Repo) deadTemps() []string {
+	var out []string
 	packDir := filepath.Join(r.commonDir, "objects", "pack")
 	entries, _ := os.ReadDir(packDir)
 	names := make(map[string]bool, len(entries))
@@ -225,21 +240,19 @@ func (r *Repo) removeDeadTemps() {
 	for name := range names {
 		switch {
 		case strings.HasPrefix(name, "tmp_") && deadTemp(name):
-			step("unlink", filepath.Join(packDir, name))
-			os.Remove(filepath.Join(packDir, name))
+			out = append(out, filepath.Join(packDir, name))
 		case strings.HasPrefix(name, "pack-") && strings.HasSuffix(name, ".idx") && !names[strings.TrimSuffix(name, ".idx")+".pack"]:
-			step("unlink", filepath.Join(packDir, name))
-			os.Remove(filepath.Join(packDir, name))
+			out = append(out, filepath.Join(packDir, name))
 		}
 	}
 	tmps, _ := filepath.Glob(r.journalPath() + ".tmp-*")
 	for _, t := range tmps {
 		var pid int
 		if _, err := fmt.Sscanf(filepath.Ext(t), ".tmp-%d", &pid); err == nil && pid != os.Getpid() && !processAlive(pid) {
-			step("unlink", t)
-			os.Remove(t)
+			out = append(out, t)
 		}
 	}
+	return out
 }
 
 // deadTemp tells whether a tmp_*_gp<pid>_* name belongs to a dead process.

@@ -2,6 +2,7 @@ package git
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -124,5 +125,41 @@ func TestTreeFS(t *testing.T) {
 	}
 	if _, err := fs.ReadFile(tfs, "apps"); err == nil {
 		t.Error("ReadFile(dir) succeeded")
+	}
+}
+
+// TestTreeFSReadFileReturnsACopy: blobs are cached per tree view, and
+// fs.ReadFileFS lets callers modify what ReadFile returns: a caller that
+// does must not change what the next reader (or Stat, or Open) sees.
+func TestTreeFSReadFileReturnsACopy(t *testing.T) {
+	dir := newRepo(t)
+	r := openRepo(t, dir)
+	tfs, err := r.TreeFS(revParse(t, dir, "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const p = "apps/web/values.yaml"
+	want := fixture[p]
+	if fi, err := fs.Stat(tfs, p); err != nil || fi.Size() != int64(len(want)) {
+		t.Fatalf("Stat = %v, %v", fi, err)
+	}
+	first, err := fs.ReadFile(tfs, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range first {
+		first[i] = 'x'
+	}
+	again, err := fs.ReadFile(tfs, p)
+	if err != nil || string(again) != want {
+		t.Errorf("second ReadFile = %q, %v; want %q", again, err, want)
+	}
+	f, err := tfs.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if b, err := io.ReadAll(f); err != nil || string(b) != want {
+		t.Errorf("Open + ReadAll = %q, %v; want %q", b, err, want)
 	}
 }

@@ -134,6 +134,7 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 	full := filepath.Join(r.root, filepath.FromSlash(p))
 	mode := fs.FileMode(0o644)
 	fi, err := os.Lstat(full)
+	exists := err == nil
 	switch {
 	case err == nil && !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("writing %s: not a regular file (%s)", p, fi.Mode().Type())
@@ -142,7 +143,7 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
-	if err := writeFileAtomic(full, content, mode, r.fsync); err != nil {
+	if err := writeFileAtomic(full, content, mode, r.fsync, !exists); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
 	fi, err = os.Lstat(full)
@@ -153,11 +154,14 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 }
 
 // writeFileAtomic replaces full with content via a temporary file in the
-// same directory and a rename (synced first when sync is set).
-func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync bool) (err error) {
+// same directory and a rename (synced first when sync is set); mkdir
+// creates the directory when it may be missing.
+func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, mkdir bool) (err error) {
 	dir := filepath.Dir(full)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	if mkdir {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 	}
 	step("create", full+".tmp")
 	f, err := os.CreateTemp(dir, "."+filepath.Base(full)+".tmp-*")
