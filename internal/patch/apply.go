@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -41,17 +40,19 @@ func Apply(data []byte, changes []Change) ([]byte, error) {
 }
 
 func apply(data []byte, t *tree, changes []Change) ([]byte, error) {
-	idx := indexNodes(t.docs)
-	starts := lineStarts(data)
-	seen := map[pos]bool{}
-	var edits []edit
+	wanted := make(map[pos]*yaml.Node, len(changes))
 	for _, c := range changes {
 		p := pos{c.Target.Doc, c.Target.Line, c.Target.Column}
-		if seen[p] {
+		if _, dup := wanted[p]; dup {
 			return nil, fmt.Errorf("%s line %d column %d: two changes for one value", c.Target.Path, p.line, p.col)
 		}
-		seen[p] = true
-		e, ok, err := t.prepare(data, starts, idx, c)
+		wanted[p] = nil
+	}
+	locateNodes(t.docs, wanted)
+	starts := lineStarts(data)
+	var edits []edit
+	for _, c := range changes {
+		e, ok, err := t.prepare(data, starts, wanted, c)
 		if err != nil {
 			return nil, err
 		}
@@ -78,59 +79,53 @@ func apply(data []byte, t *tree, changes []Change) ([]byte, error) {
 // pos identifies a node by where the parser reports it.
 type pos struct{ doc, line, col int }
 
-// located is a node with its structural key: document and child indexes,
-// which stay the same in the edited file when only scalar values change.
-type located struct {
-	node *yaml.Node
-	key  string
-}
-
 // edit is one prepared replacement.
 type edit struct {
 	span
 	text string // replaces data[start:end]
 	want string // the value the node must read back as
 	tag  string // the non-string tag it must read back with, "" for a string
-	key  string
 	path string
 	line int
-	old  *yaml.Node
+	old  *yaml.Node // the node in the original tree
 }
 
-// indexNodes maps the position of every non-key node to the node. A
-// collection can share its position with nothing but its own first key, so
-// the only collisions are between empty nodes; the first one wins and the
-// value check in prepare rejects a wrong pick.
-func indexNodes(docs []*yaml.Node) map[pos]located {
-	idx := map[pos]located{}
-	var walk func(n *yaml.Node, doc int, key string)
-	walk = func(n *yaml.Node, doc int, key string) {
-		p := pos{doc, n.Line, n.Column}
-		if _, dup := idx[p]; !dup && n.Line > 0 {
-			idx[p] = located{n, key}
+// locateNodes fills wanted (position -> nil) with the non-key node at
+// each position. A collection can share its position with nothing but its
+// own first key, so the only collisions are between empty nodes; the
+// first one in document order wins and the value check in prepare rejects
+// a wrong pick.
+func locateNodes(docs []*yaml.Node, wanted map[pos]*yaml.Node) {
+	left := len(wanted)
+	var walk func(n *yaml.Node, doc int)
+	walk = func(n *yaml.Node, doc int) {
+		if left == 0 {
+			return
+		}
+		if cur, ok := wanted[pos{doc, n.Line, n.Column}]; ok && cur == nil && n.Line > 0 {
+			wanted[pos{doc, n.Line, n.Column}] = n
+			left--
 		}
 		for i, c := range n.Content {
 			if n.Kind == yaml.MappingNode && i%2 == 0 {
 				continue
 			}
-			walk(c, doc, key+"/"+strconv.Itoa(i))
+			walk(c, doc)
 		}
 	}
 	for i, d := range docs {
-		walk(d, i, strconv.Itoa(i))
+		walk(d, i)
 	}
-	return idx
 }
 
 // prepare checks one change against the file and renders its new text. It
 // returns ok=false for a change that would not change the value.
-func (tr *tree) prepare(data []byte, starts []int, idx map[pos]located, c Change) (edit, bool, error) {
+func (tr *tree) prepare(data []byte, starts []int, nodes map[pos]*yaml.Node, c Change) (edit, bool, error) {
 	t := c.Target
-	loc, found := idx[pos{t.Doc, t.Line, t.Column}]
-	if !found {
+	n := nodes[pos{t.Doc, t.Line, t.Column}]
+	if n == nil {
 		return edit{}, false, fmt.Errorf("%s: no value at document %d line %d column %d: %w", t.Path, t.Doc, t.Line, t.Column, ErrNotFound)
 	}
-	n := loc.node
 	path := tr.pathOf(n)
 	r := resolve(n)
 	if r == nil || r.Kind != yaml.ScalarNode {
@@ -162,7 +157,7 @@ func (tr *tree) prepare(data []byte, starts []int, idx map[pos]located, c Change
 	if err != nil {
 		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, err)
 	}
-	return edit{span: sp, text: text, want: c.New, tag: tag, key: loc.key, path: path, line: t.Line, old: n}, true, nil
+	return edit{span: sp, text: text, want: c.New, tag: tag, path: path, line: t.Line, old: n}, true, nil
 }
 
 // splice copies data with every edit's bytes replaced; edits are sorted and

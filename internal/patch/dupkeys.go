@@ -51,19 +51,8 @@ func noDuplicateKeys(docs []*yaml.Node) error {
 			return nil
 		}
 		if n.Kind == yaml.MappingNode {
-			var first map[string]int
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Kind != yaml.ScalarNode {
-					continue
-				}
-				if first == nil {
-					first = make(map[string]int, len(n.Content)/2)
-				}
-				if line, ok := first[k.Value]; ok {
-					return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: line}
-				}
-				first[k.Value] = k.Line
+			if err := repeatedKey(n.Content); err != nil {
+				return err
 			}
 		}
 		for _, c := range n.Content {
@@ -77,6 +66,42 @@ func noDuplicateKeys(docs []*yaml.Node) error {
 		if err := walk(d); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// smallMapping is the size up to which keys are compared pairwise, which
+// allocates nothing: nearly every mapping of a versions file or manifest
+// is that small.
+const smallMapping = 16
+
+// repeatedKey reports the first scalar key of a mapping's content that
+// repeats an earlier one.
+func repeatedKey(content []*yaml.Node) error {
+	if len(content)/2 <= smallMapping {
+		for i := 2; i+1 < len(content); i += 2 {
+			k := content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			for j := 0; j < i; j += 2 {
+				if p := content[j]; p.Kind == yaml.ScalarNode && p.Value == k.Value {
+					return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: p.Line}
+				}
+			}
+		}
+		return nil
+	}
+	first := make(map[string]int, len(content)/2)
+	for i := 0; i+1 < len(content); i += 2 {
+		k := content[i]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if line, ok := first[k.Value]; ok {
+			return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: line}
+		}
+		first[k.Value] = k.Line
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package patch
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,6 +24,7 @@ func TestDuplicateKeysRefused(t *testing.T) {
 		{"second document", "a: 1\n---\nb: 1\nc: 2\nb: 3\n", DuplicateKeyError{Key: "b", Line: 5, First: 3}},
 		{"sequence item", "s:\n  - x: 1\n    x: 2\n", DuplicateKeyError{Key: "x", Line: 3, First: 2}},
 		{"quoted and plain", "a: 1\n\"a\": 2\n", DuplicateKeyError{Key: "a", Line: 2, First: 1}},
+		{"large mapping", largeMapping(20) + "k3: again\n", DuplicateKeyError{Key: "k3", Line: 21, First: 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,4 +50,14 @@ func TestDuplicateKeysRefused(t *testing.T) {
 			t.Errorf("Parse(%q): %v", ok, err)
 		}
 	}
+}
+
+// largeMapping has n keys k0..k(n-1), one a line: more than the pairwise
+// comparison handles.
+func largeMapping(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: v\n", i)
+	}
+	return b.String()
 }

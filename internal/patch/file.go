@@ -61,14 +61,17 @@ func (f *File) Docs() int { return len(f.t.docs) }
 // nodes by other means (internal/patch/yqselect). Mapping keys are never
 // targets; a position holding a mapping or sequence is ErrNotScalar.
 func (f *File) At(doc, line, col int) (Target, error) {
-	loc, ok := indexNodes(f.t.docs)[pos{doc, line, col}]
-	if !ok {
+	p := pos{doc, line, col}
+	nodes := map[pos]*yaml.Node{p: nil}
+	locateNodes(f.t.docs, nodes)
+	n := nodes[p]
+	if n == nil {
 		return Target{}, fmt.Errorf("no value at document %d line %d column %d: %w", doc, line, col, ErrNotFound)
 	}
-	if r := resolve(loc.node); r == nil || r.Kind != yaml.ScalarNode {
-		return Target{}, fmt.Errorf("%s line %d: %w", f.t.pathOf(loc.node), line, ErrNotScalar)
+	if r := resolve(n); r == nil || r.Kind != yaml.ScalarNode {
+		return Target{}, fmt.Errorf("%s line %d: %w", f.t.pathOf(n), line, ErrNotScalar)
 	}
-	return f.t.newTarget(loc.node, doc), nil
+	return f.t.newTarget(n, doc), nil
 }
 
 // Apply is the package-level Apply on the parsed file; the verification

@@ -14,8 +14,15 @@ func lineStarts(data []byte) []int {
 	if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) {
 		first = 3
 	}
-	starts := []int{first}
+	starts := make([]int, 1, bytes.Count(data, []byte("\n"))+2)
+	starts[0] = first
 	for i := first; i < len(data); {
+		// Only CR, LF and the lead bytes of NEL (C2 85) and LS/PS
+		// (E2 80 A8/A9) can start a break.
+		if c := data[i]; c != '\r' && c != '\n' && c != 0xC2 && c != 0xE2 {
+			i++
+			continue
+		}
 		if n := breakLen(data, i); n > 0 {
 			i += n
 			starts = append(starts, i)

@@ -2,7 +2,6 @@ package patch
 
 import (
 	"fmt"
-	"strconv"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -12,8 +11,8 @@ import (
 // quoting got wrong shows up here as a difference nobody asked for.
 type verifier struct {
 	old     *tree
-	want    map[string]edit
-	hit     map[string]bool
+	want    map[*yaml.Node]edit // by the edited node of the old tree
+	hit     map[*yaml.Node]bool
 	changed map[*yaml.Node]*edit
 }
 
@@ -25,20 +24,21 @@ func verify(old *tree, out []byte, edits []edit) error {
 	if len(nt.docs) != len(old.docs) {
 		return fmt.Errorf("edited file has %d documents, not %d: %w", len(nt.docs), len(old.docs), ErrVerify)
 	}
-	v := verifier{old: old, want: map[string]edit{}, hit: map[string]bool{}, changed: map[*yaml.Node]*edit{}}
+	v := verifier{old: old, want: make(map[*yaml.Node]edit, len(edits)), hit: make(map[*yaml.Node]bool, len(edits)),
+		changed: make(map[*yaml.Node]*edit, len(edits))}
 	for _, e := range edits {
-		v.want[e.key] = e
+		v.want[e.old] = e
 	}
 	for i := range old.docs {
 		if o, n := old.docNode[i], nt.docNode[i]; (o == nil) != (n == nil) || o != nil && !sameComments(o, n) {
 			return fmt.Errorf("document %d: comments changed: %w", i, ErrVerify)
 		}
-		if err := v.compare(old.docs[i], nt.docs[i], strconv.Itoa(i)); err != nil {
+		if err := v.compare(old.docs[i], nt.docs[i]); err != nil {
 			return err
 		}
 	}
 	for _, e := range edits {
-		if !v.hit[e.key] {
+		if !v.hit[e.old] {
 			return fmt.Errorf("%s line %d: edited value not found again: %w", e.path, e.line, ErrVerify)
 		}
 	}
@@ -49,9 +49,11 @@ func sameComments(o, n *yaml.Node) bool {
 	return o.HeadComment == n.HeadComment && o.LineComment == n.LineComment && o.FootComment == n.FootComment
 }
 
-func (v *verifier) compare(o, n *yaml.Node, key string) error {
-	if e, ok := v.want[key]; ok {
-		v.hit[key] = true
+// compare walks both trees in step: the old tree's node at an edit's
+// position has its counterpart at the same child indexes of the new tree.
+func (v *verifier) compare(o, n *yaml.Node) error {
+	if e, ok := v.want[o]; ok {
+		v.hit[o] = true
 		return v.compareEdited(e, o, n)
 	}
 	if o.Kind != n.Kind || o.Tag != n.Tag || o.Value != n.Value || o.Anchor != n.Anchor ||
@@ -59,7 +61,7 @@ func (v *verifier) compare(o, n *yaml.Node, key string) error {
 		return fmt.Errorf("%s line %d: unexpected change: %w", v.old.pathOf(o), o.Line, ErrVerify)
 	}
 	for i := range o.Content {
-		if err := v.compare(o.Content[i], n.Content[i], key+"/"+strconv.Itoa(i)); err != nil {
+		if err := v.compare(o.Content[i], n.Content[i]); err != nil {
 			return err
 		}
 	}
