@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // Change sets the scalar at Target to New.

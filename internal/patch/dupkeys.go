@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // ErrDuplicateKey: a mapping repeats a key. YAML forbids it and readers

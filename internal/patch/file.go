@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // File is a YAML file parsed once for several look-ups and one Apply: a

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // FuzzApply edits the pick-th scalar of a random file. Apply must not
 // panic, must fail only with the package's errors, and when it succeeds an
-// independent parser (go.yaml.in/yaml/v3, not the yaml/v4 one Apply
+// independent parser (go.yaml.in/yaml/v4, not the yaml.v3 one Apply
 // verifies with) must see exactly the requested change.
 func FuzzApply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, pick uint16, newValue string) {

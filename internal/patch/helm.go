@@ -3,7 +3,7 @@ package patch
 import (
 	"fmt"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // HelmSource is one Argo CD source with a `chart` key.

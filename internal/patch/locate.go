@@ -3,7 +3,7 @@ package patch
 import (
 	"fmt"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // locate finds the bytes of node n's value in data. It only accepts values

@@ -6,21 +6,21 @@ import (
 	"io"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
 )
 
-// checkOracle parses both files with yaml.v3 and compares them node by
+// checkOracle parses both files with yaml/v4 and compares them node by
 // node; only the node at the target's position may differ, and it must be
 // the new string.
 func checkOracle(t *testing.T, old, out []byte, tg Target, newValue string) {
 	t.Helper()
-	oldDocs, err := decodeV3(old)
+	oldDocs, err := decodeOracle(old)
 	if err != nil {
 		return // the parsers disagree on the input; nothing to compare
 	}
-	newDocs, err := decodeV3(out)
+	newDocs, err := decodeOracle(out)
 	if err != nil {
-		t.Fatalf("edited file does not parse with yaml.v3: %v\n%q", err, out)
+		t.Fatalf("edited file does not parse with yaml/v4: %v\n%q", err, out)
 	}
 	if len(oldDocs) != len(newDocs) {
 		t.Fatalf("document count %d -> %d", len(oldDocs), len(newDocs))
@@ -30,14 +30,14 @@ func checkOracle(t *testing.T, old, out []byte, tg Target, newValue string) {
 		o.compare(t, oldDocs[i], newDocs[i], i == tg.Doc)
 	}
 	if o.edited == nil {
-		return // yaml.v3 reports other positions than yqlib for this input
+		return // yaml/v4 reports other positions than yaml.v3 for this input
 	}
 	for _, d := range newDocs {
 		o.checkAliases(t, d)
 	}
 }
 
-func decodeV3(data []byte) ([]*yaml.Node, error) {
+func decodeOracle(data []byte) ([]*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {
@@ -53,7 +53,7 @@ func decodeV3(data []byte) ([]*yaml.Node, error) {
 	}
 }
 
-// oracle compares yaml.v3 trees of the file before and after one edit.
+// oracle compares yaml/v4 trees of the file before and after one edit.
 type oracle struct {
 	tg       Target
 	newValue string

@@ -9,15 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
-// tree is one parsed file: the root node of every document, as yqlib
-// reads them (it drops the document node, whose comments it folds into
-// the root's), plus the document nodes for the verifier. The parser is
-// go.yaml.in/yaml/v4, the one yqlib itself runs: positions, styles, tags,
-// comments and errors are what the package got through yqlib, without its
-// node conversion or its package init (see the package comment).
+// tree is one parsed file: the root node of every document, plus the
+// document nodes (for the verifier, which compares their comments too).
 type tree struct {
 	docs    []*yaml.Node
 	docNode []*yaml.Node // nil for the blank document of a file without one
@@ -26,9 +22,10 @@ type tree struct {
 	parents map[*yaml.Node]*yaml.Node
 }
 
-// parse decodes every document of data. A file that holds no document but
-// is not empty (comments, blank lines) reads as one blank document, as it
-// does through yqlib.
+// parse decodes every document of data, as a yaml.v3 Decoder reads it.
+// A file that holds no document but is not empty (comments, blank lines)
+// reads as one blank document, as it did through yqlib: documents keep
+// the indexes they had.
 func parse(data []byte) (*tree, error) {
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
 		// The parser transcodes UTF-16, so its positions would not be byte

@@ -9,13 +9,15 @@
 // bytes at those positions, and re-parses the result to prove that nothing
 // but the intended values changed.
 //
-// The parser is go.yaml.in/yaml/v4, the one yqlib runs underneath, called
-// directly: positions, styles, tags, comments and parse errors are exactly
-// what yqlib reports, without yqlib's node conversion and without linking
-// yqlib (and its HCL, TOML, Lua and go-cmp dependencies) into promote,
-// where its package init alone cost more than parsing a repository's
-// manifests. User-supplied yq expressions go through internal/patch/yqselect,
-// which selects with yqlib and hands positions back to File.At.
+// The parser is go.yaml.in/yaml/v3, which promote's other readers of the
+// same files (versions, config, the Argo CD discovery of internal/argo)
+// use too: a promotion parses the target env's manifests once, here, and
+// hands the trees on (File.Roots). yqlib, which the package used before,
+// runs yaml/v4; the two read every ordinary file alike, and split a few
+// odd inputs differently (internal/patch/yqselect's tests compare them).
+// User-supplied yq expressions go through internal/patch/yqselect, the
+// only package linking yqlib, which selects with yqlib and hands positions
+// back to File.At; promote links neither.
 //
 // Everything here is pure: bytes in, bytes out, no file system, no output.
 package patch
@@ -25,7 +27,7 @@ import (
 	"fmt"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // Sentinel errors; returned errors wrap one of them with context.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // render returns the text that replaces node n's value so that it reads back

@@ -3,7 +3,7 @@ package patch
 import (
 	"fmt"
 
-	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // verifier compares the old and the edited file node by node. It is the
