@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
@@ -36,6 +37,19 @@ func Check(inv *Inventory, ocfg Config) []Finding {
 // environment (env-parity compares them all) and returns the findings of
 // envs, or of every environment when none are given.
 func CheckRepo(fsys fs.FS, cfg *config.Config, ocfg Config, envs ...string) ([]Finding, error) {
+	return CheckRepoWith(fsys, cfg, ocfg, nil, envs...)
+}
+
+// Manifests supplies an env's manifests as argo.ReadManifests returns
+// them; ok is false when the caller has none and the check must read the
+// env itself. It may block until they are ready.
+type Manifests func(env string) (ms []argo.Manifest, ok bool)
+
+// CheckRepoWith is CheckRepo taking the manifests of the envs checked in
+// full from pre when it has them: promote apply parses its target env's
+// manifests for the plan, with the same parser, and the checks then do
+// not parse them a second time.
+func CheckRepoWith(fsys fs.FS, cfg *config.Config, ocfg Config, pre Manifests, envs ...string) ([]Finding, error) {
 	if err := ocfg.Validate(cfg.Environments); err != nil {
 		return nil, err
 	}
@@ -44,7 +58,7 @@ func CheckRepo(fsys fs.FS, cfg *config.Config, ocfg Config, envs ...string) ([]F
 			return nil, err
 		}
 	}
-	inv, err := buildForCheck(fsys, cfg, envs)
+	inv, err := buildForCheck(fsys, cfg, envs, pre)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func Build(fsys fs.FS, cfg *config.Config, envs ...string) (*Inventory, error) {
 // their wave still gets the full build. All envs are built at once:
 // promote apply waits on this, and the light builds fill the core the
 // plan leaves idle.
-func buildForCheck(fsys fs.FS, cfg *config.Config, envs []string) (*Inventory, error) {
+func buildForCheck(fsys fs.FS, cfg *config.Config, envs []string, pre Manifests) (*Inventory, error) {
 	if len(envs) == 0 {
 		return Build(fsys, cfg)
 	}
@@ -70,7 +70,11 @@ func buildForCheck(fsys fs.FS, cfg *config.Config, envs []string) (*Inventory, e
 			defer wg.Done()
 			r := &results[i]
 			if slices.Contains(envs, env) {
-				r.inv, r.err = buildEnv(fsys, cfg, env)
+				if ms, ok := pre.get(env); ok {
+					r.inv, r.err = buildEnvFrom(fsys, cfg, env, ms)
+				} else {
+					r.inv, r.err = buildEnv(fsys, cfg, env)
+				}
 			} else {
 				r.inv, r.light, r.err = buildEnvLight(fsys, cfg, env)
 			}
@@ -124,6 +128,14 @@ func buildEnvLight(fsys fs.FS, cfg *config.Config, env string) (e *EnvInventory,
 		objs = append(objs, o)
 	}
 	return &EnvInventory{Env: env, Waves: groupByWave(objs)}, true, nil
+}
+
+// get is pre(env), or nothing when there is no pre.
+func (pre Manifests) get(env string) ([]argo.Manifest, bool) {
+	if pre == nil {
+		return nil, false
+	}
+	return pre(env)
 }
 
 func buildEnv(fsys fs.FS, cfg *config.Config, env string) (*EnvInventory, error) {

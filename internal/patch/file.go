@@ -56,6 +56,20 @@ func (f *File) HelmSources() ([]HelmSource, error) { return f.t.helmSources() }
 // Docs is the number of documents in the file, as Target.Doc counts them.
 func (f *File) Docs() int { return len(f.t.docs) }
 
+// Roots returns the root node of each document as a yaml.v3 Decoder
+// yields them (none for a file of comments only), for other readers of
+// the same bytes (internal/argo): parsing is most of what either costs.
+// The nodes are the File's own and shared: nobody may modify them.
+func (f *File) Roots() []*yaml.Node {
+	out := make([]*yaml.Node, 0, len(f.t.docs))
+	for i, d := range f.t.docs {
+		if f.t.docNode[i] != nil { // not the blank document of an empty file
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // At returns the scalar value at a position the parser reports (document,
 // line and character column, as in Target), for selectors that find
 // nodes by other means (internal/patch/yqselect). Mapping keys are never

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/ordering"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -52,11 +53,15 @@ func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteReque
 		return nil, err
 	}
 	// The ordering checks parse every env's manifests; they need nothing of
-	// the plan, so they run beside it on the other core.
-	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only, chartRepository: req.ChartRepository}
+	// the plan, so they run beside it on the other core. The target env's
+	// manifests, which the plan parses anyway, they take from the plan.
+	target := newSharedManifests(req.To)
+	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only, chartRepository: req.ChartRepository,
+		manifestsRead: target.set}
 	ordering := make(chan error, 1)
-	go func() { ordering <- checkOrdering(fsys, cfg, req, p) }()
+	go func() { ordering <- checkOrdering(fsys, cfg, req, p, target.get) }()
 	plan, err := buildPromotion(fsys, source, cfg, req, p)
+	target.set(req.To, nil) // the plan stopped before reading them: the checks read them
 	if oerr := <-ordering; oerr != nil {
 		return nil, oerr
 	}
@@ -110,7 +115,7 @@ func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, 
 		// No chart moves, so the plan read none of the target's manifests;
 		// parse them anyway, so that a duplicate key there refuses the
 		// promotion as it does when a chart moves.
-		if _, err := readManifests(fsys, cfg, req.To); err != nil {
+		if _, err := p.readManifests(fsys, cfg, req.To); err != nil {
 			return nil, err
 		}
 	}
@@ -120,8 +125,8 @@ func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, 
 // checkOrdering refuses to promote into an environment whose sync waves,
 // dependencies or sync policies are wrong: the promotion would deploy in
 // the wrong order. --ignore-ordering records the override in the plan.
-func checkOrdering(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) error {
-	found, err := orderingFindings(fsys, cfg, req.To)
+func checkOrdering(fsys fs.FS, cfg *config.Config, req PromoteRequest, p *Plan, target ordering.Manifests) error {
+	found, err := orderingFindings(fsys, cfg, req.To, target)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 	seen := map[string]bool{}
 	for _, env := range envs {
 		found := checkEnv(fsys, cfg, env)
-		ord, err := orderingFindings(fsys, cfg, env)
+		ord, err := orderingFindings(fsys, cfg, env, nil)
 		if err != nil {
 			ord = []Finding{unreadable(env, "", RuleManifestUnreadable, err)}
 		}
@@ -64,8 +64,8 @@ func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 // orderingFindings are the sync-wave, dependency, RollingSync, sync-policy
 // and parity findings of env (see internal/ordering). A manifest the rules
 // cannot read is an error, never a finding --ignore-ordering overrides.
-func orderingFindings(fsys fs.FS, cfg *config.Config, env string) ([]Finding, error) {
-	fs, err := ordering.CheckRepo(fsys, cfg, cfg.Ordering, env)
+func orderingFindings(fsys fs.FS, cfg *config.Config, env string, pre ordering.Manifests) ([]Finding, error) {
+	fs, err := ordering.CheckRepoWith(fsys, cfg, cfg.Ordering, pre, env)
 	if err != nil {
 		if de := duplicateKey(fsys, cfg); de != nil {
 			return nil, de

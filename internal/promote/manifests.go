@@ -32,6 +32,15 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 	return manifestFile{Path: path, File: f, Sources: srcs}, nil
 }
 
+// readManifests is readManifests telling p.manifestsRead.
+func (p *Plan) readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
+	files, err := readManifests(fsys, cfg, env)
+	if err == nil && p.manifestsRead != nil {
+		p.manifestsRead(env, files)
+	}
+	return files, err
+}
+
 // readManifests reads every manifest of env and lists their Helm sources.
 func readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
 	paths, err := cfg.ManifestFiles(fsys, env)
@@ -58,7 +67,7 @@ func planRevisions(fsys fs.FS, cfg *config.Config, env string, want map[string]s
 	if len(want) == 0 {
 		return nil
 	}
-	files, err := readManifests(fsys, cfg, env)
+	files, err := p.readManifests(fsys, cfg, env)
 	if err != nil {
 		return err
 	}

@@ -82,6 +82,8 @@ type Plan struct {
 	parsed map[string]*patch.File
 	// chartRepository is the request's hook (see PromoteRequest).
 	chartRepository func(repoURL string)
+	// manifestsRead is told of every env's manifests the plan parsed.
+	manifestsRead func(env string, files []manifestFile)
 }
 
 // ChartRef is a chart version that must exist before it is pinned.
