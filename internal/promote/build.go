@@ -69,6 +69,12 @@ func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteReque
 }
 
 func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) (*Plan, error) {
+	// First, for the ordering checks waiting on them and the chart
+	// indexes to fetch meanwhile; an error here is reported where the plan
+	// uses them, after the policy checks.
+	if files, err := p.readManifests(fsys, cfg, req.To); err == nil {
+		p.prefetchCharts(cfg, files)
+	}
 	src, err := readVersions(source, cfg, req.From)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package promote
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -32,13 +33,28 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 	return manifestFile{Path: path, File: f, Sources: srcs}, nil
 }
 
-// readManifests is readManifests telling p.manifestsRead.
+// readManifests is readManifests once per env and plan, telling
+// p.manifestsRead: a promotion reads its target's manifests first, for
+// the ordering checks waiting on them, and reports what went wrong there
+// only where the plan needs them.
 func (p *Plan) readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
+	if r, ok := p.read[env]; ok {
+		return r.files, r.err
+	}
 	files, err := readManifests(fsys, cfg, env)
+	if p.read == nil {
+		p.read = map[string]manifestsRead{}
+	}
+	p.read[env] = manifestsRead{files, err}
 	if err == nil && p.manifestsRead != nil {
 		p.manifestsRead(env, files)
 	}
 	return files, err
+}
+
+type manifestsRead struct {
+	files []manifestFile
+	err   error
 }
 
 // readManifests reads every manifest of env and lists their Helm sources.
@@ -109,6 +125,24 @@ func planRevisions(fsys fs.FS, cfg *config.Config, env string, want map[string]s
 	}
 	sort.SliceStable(p.Notes, func(i, j int) bool { return p.Notes[i].File < p.Notes[j].File })
 	return nil
+}
+
+// prefetchCharts names to the ChartRepository hook the repository of each
+// Helm source in files whose chart is an in-scope component's: the
+// sources planRevisions will check, known before the versions files are
+// compared.
+func (p *Plan) prefetchCharts(cfg *config.Config, files []manifestFile) {
+	if p.chartRepository == nil {
+		return
+	}
+	for _, f := range files {
+		for _, s := range f.Sources {
+			comp, ok := cfg.ComponentByChart(s.Chart)
+			if ok && s.RepoURL != "" && (len(p.Only) == 0 || slices.Contains(p.Only, comp.Key)) {
+				p.chartRepository(s.RepoURL)
+			}
+		}
+	}
 }
 
 func addChart(p *Plan, repoURL, chart, version string) {

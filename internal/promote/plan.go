@@ -84,6 +84,7 @@ type Plan struct {
 	chartRepository func(repoURL string)
 	// manifestsRead is told of every env's manifests the plan parsed.
 	manifestsRead func(env string, files []manifestFile)
+	read          map[string]manifestsRead
 }
 
 // ChartRef is a chart version that must exist before it is pinned.
