@@ -219,3 +219,41 @@ func TestApplyKeepsNonStringTypes(t *testing.T) {
 		t.Errorf("non-int text as !!int: err = %v, want patch.ErrUnsupported", err)
 	}
 }
+
+// A comment after the last value of a document belongs, for the parser, to
+// that value's key or item while the value is plain and to the document
+// once it is quoted. Quoting a value there is no change to the comments.
+func TestApplyQuotesValueBeforeTrailingComment(t *testing.T) {
+	tests := []struct {
+		name, in  string
+		doc, line int
+		col       int
+		new, want string
+	}{
+		{"mapping", "a: v1\n# end\n", 0, 1, 4, "20240101", "a: \"20240101\"\n# end\n"},
+		{"sequence", "- v1\n# end\n", 0, 1, 3, "20240101", "- \"20240101\"\n# end\n"},
+		{"root scalar", "0\n# -", 0, 1, 1, "\x10", "\"\\x10\"\n# -"},
+		{"line comment too", "a: 1 # one\nb: v1 # two\n# end\n", 0, 2, 4, "1.10", "a: 1 # one\nb: \"1.10\" # two\n# end\n"},
+		{"before the next document", "a: v1\n# end\n---\nb: 1\n", 0, 1, 4, "yes", "a: \"yes\"\n# end\n---\nb: 1\n"},
+		{"nested, then outer key", "x:\n  a: v1\n  # in x\ny: 1\n", 0, 2, 6, "on", "x:\n  a: \"on\"\n  # in x\ny: 1\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := patch.Parse([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tg, err := f.At(tc.doc, tc.line, tc.col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := f.Apply([]patch.Change{{Target: tg, New: tc.new}})
+			if err != nil {
+				t.Fatalf("Apply: %v", err)
+			}
+			if string(out) != tc.want {
+				t.Errorf("output = %q, want %q", out, tc.want)
+			}
+		})
+	}
+}

@@ -57,6 +57,15 @@ func parse(data []byte) (*tree, error) {
 	}
 }
 
+// docRoot returns the document node of document i, or its root for the
+// blank document of a file without one.
+func (t *tree) docRoot(i int) *yaml.Node {
+	if t.docNode[i] != nil {
+		return t.docNode[i]
+	}
+	return t.docs[i]
+}
+
 // oneLine keeps parser messages on one line, as all errors of the package.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")

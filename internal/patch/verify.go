@@ -2,6 +2,7 @@ package patch
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -30,7 +31,7 @@ func verify(old *tree, out []byte, edits []edit) error {
 		v.want[e.old] = e
 	}
 	for i := range old.docs {
-		if o, n := old.docNode[i], nt.docNode[i]; (o == nil) != (n == nil) || o != nil && !sameComments(o, n) {
+		if (old.docNode[i] == nil) != (nt.docNode[i] == nil) || !sameComments(old.docRoot(i), nt.docRoot(i)) {
 			return fmt.Errorf("document %d: comments changed: %w", i, ErrVerify)
 		}
 		if err := v.compare(old.docs[i], nt.docs[i]); err != nil {
@@ -45,8 +46,35 @@ func verify(old *tree, out []byte, edits []edit) error {
 	return v.checkAliases(nt)
 }
 
+// sameComments reports whether two documents hold the same comments,
+// wherever the parser attached them. Which node a comment lands on depends
+// on the style of the scalars around it: yaml.v3 gives a comment after the
+// last value of a document to that value's key (or item) when the value is
+// plain and to the document when it is quoted, so quoting a value (v1 ->
+// "20240101") moves it. A splice cannot move a comment in the file, only
+// lose, add or alter one, which is what this compares: the comments as a
+// multiset.
 func sameComments(o, n *yaml.Node) bool {
-	return o.HeadComment == n.HeadComment && o.LineComment == n.LineComment && o.FootComment == n.FootComment
+	a, b := comments(o, nil), comments(n, nil)
+	if slices.Equal(a, b) {
+		return true
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// comments appends the non-empty comments of n and the nodes under it.
+func comments(n *yaml.Node, out []string) []string {
+	for _, c := range [...]string{n.HeadComment, n.LineComment, n.FootComment} {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	for _, c := range n.Content {
+		out = comments(c, out)
+	}
+	return out
 }
 
 // compare walks both trees in step: the old tree's node at an edit's
@@ -57,7 +85,7 @@ func (v *verifier) compare(o, n *yaml.Node) error {
 		return v.compareEdited(e, o, n)
 	}
 	if o.Kind != n.Kind || o.Tag != n.Tag || o.Value != n.Value || o.Anchor != n.Anchor ||
-		o.Style != n.Style || len(o.Content) != len(n.Content) || !sameComments(o, n) {
+		o.Style != n.Style || len(o.Content) != len(n.Content) {
 		return fmt.Errorf("%s line %d: unexpected change: %w", v.old.pathOf(o), o.Line, ErrVerify)
 	}
 	for i := range o.Content {
@@ -69,8 +97,8 @@ func (v *verifier) compare(o, n *yaml.Node) error {
 }
 
 // compareEdited checks an edited node: it must be a string scalar equal to
-// the new value (or keep the explicit tag it had), with its anchor and
-// comments untouched.
+// the new value (or keep the explicit tag it had), with its anchor
+// untouched (comments are compared per document).
 func (v *verifier) compareEdited(e edit, o, n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode || n.Value != e.want {
 		return fmt.Errorf("%s line %d: reads back as %q, not %q: %w", e.path, e.line, n.Value, e.want, ErrVerify)
@@ -83,8 +111,8 @@ func (v *verifier) compareEdited(e edit, o, n *yaml.Node) error {
 	} else if n.Tag != "!!str" && !keptTag {
 		return fmt.Errorf("%s line %d: reads back as %s, not a string: %w", e.path, e.line, n.Tag, ErrVerify)
 	}
-	if n.Anchor != o.Anchor || !sameComments(o, n) {
-		return fmt.Errorf("%s line %d: anchor or comments changed: %w", e.path, e.line, ErrVerify)
+	if n.Anchor != o.Anchor {
+		return fmt.Errorf("%s line %d: anchor changed: %w", e.path, e.line, ErrVerify)
 	}
 	v.changed[n] = &e
 	return nil
