@@ -146,6 +146,15 @@ func (tr *tree) prepare(data []byte, starts []int, nodes map[pos]*yaml.Node, c C
 	if err != nil {
 		return edit{}, false, fmt.Errorf("%s line %d: %w", path, t.Line, err)
 	}
+	if sp.tag != "" && n.Style&(yaml.TaggedStyle|yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
+		// A tag property the parser dropped on a plain value: the
+		// non-specific tag (! or !<!>). yaml.v3 types the value by its
+		// text (! 5 is an int), Helm's and Argo CD's reader and the YAML
+		// spec make it a string, so a plain value there does not read the
+		// same to all of them (a quoted one is a string to all).
+		return edit{}, false, fmt.Errorf("%s line %d: non-specific tag %s: YAML readers disagree on the value's type: %w",
+			path, t.Line, sp.tag, ErrUnsupported)
+	}
 	tag := ""
 	if c.Tag != "" && c.Tag != "!!str" {
 		tag = c.Tag

@@ -65,6 +65,7 @@ func TestApplyQuoting(t *testing.T) {
 		{"double keeps double", ".a", "a: \"x\"\n", "v2", "a: \"v2\"\n"},
 		{"single apostrophe", ".a", "a: 'x'\n", "it's", "a: 'it''s'\n"},
 		{"single newline falls back", ".a", "a: 'x'\n", "a\nb", "a: \"a\\nb\"\n"},
+		{"non-specific tag on a quoted value", ".a", "a: ! \"0\"\n", "1", "a: ! \"1\"\n"},
 		{"explicit str tag stays plain", ".a", "a: !!str 1.0\n", "1.10", "a: !!str 1.10\n"},
 		{"anchor on double", ".a", "a: &v \"1.0\"\n", "1.1", "a: &v \"1.1\"\n"},
 		{"anchor on next line", ".a", "a: &v\n  x\n", "z", "a: &v\n  z\n"},
@@ -113,6 +114,8 @@ func TestApplyRefuses(t *testing.T) {
 		{"anchor with alias", "a: &v x\nb: *v\n", ".a", "y", patch.ErrVerify},
 		{"merged anchor", "base: &b {tag: v1}\nweb:\n  <<: *b\n", ".base.tag", "v2", patch.ErrVerify},
 		{"nested alias", "a: &v x\nb: &w [*v]\nc: *w\n", ".a", "y", patch.ErrVerify},
+		{"non-specific tag", "a: ! 0\n", ".a", "A", patch.ErrUnsupported},
+		{"verbatim non-specific tag", "a: !<!> x\n", ".a", "5", patch.ErrUnsupported},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
