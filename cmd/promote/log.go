@@ -15,23 +15,17 @@ type lineHandler struct {
 	mu    *sync.Mutex
 	w     io.Writer
 	min   slog.Level
-	drop  map[string]bool // facts the result on stdout states
 	attrs []slog.Attr
 }
 
 // logger is the progress log of one verb. --quiet keeps warnings only.
-// Facts the verb's result reports on stdout (the commit, the push, the
-// merge request's fate) are dropped here, so that each fact is printed
-// once: results on stdout, progress on stderr.
+// Each fact is printed once without filtering here: internal/promote logs
+// progress only and states what a run did (the commit, the push, the
+// merge request's fate) in its result, which goes to stdout.
 func logger(w io.Writer, o *options) *slog.Logger {
 	h := &lineHandler{mu: &sync.Mutex{}, w: w, min: slog.LevelInfo}
 	if o.Quiet {
 		h.min = slog.LevelWarn
-	}
-	if o.mergeRequest {
-		h.drop = map[string]bool{"closed stale merge request": true, "merge request branch already up to date": true}
-	} else {
-		h.drop = map[string]bool{"committed": true, "pushed": true}
 	}
 	return slog.New(h)
 }
@@ -39,9 +33,6 @@ func logger(w io.Writer, o *options) *slog.Logger {
 func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.min }
 
 func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
-	if r.Level < slog.LevelWarn && h.drop[r.Message] {
-		return nil
-	}
 	var b strings.Builder
 	b.WriteString("promote: ")
 	if r.Level >= slog.LevelWarn {
@@ -64,7 +55,7 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 }
 
 func (h *lineHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &lineHandler{mu: h.mu, w: h.w, min: h.min, drop: h.drop, attrs: append(append([]slog.Attr{}, h.attrs...), as...)}
+	return &lineHandler{mu: h.mu, w: h.w, min: h.min, attrs: append(append([]slog.Attr{}, h.attrs...), as...)}
 }
 
 func (h *lineHandler) WithGroup(string) slog.Handler { return h }

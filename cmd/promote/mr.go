@@ -44,6 +44,9 @@ func runMergeRequest(ctx context.Context, a *promote.Apply, o *options, ios *ioS
 	if run.Closed != nil {
 		fmt.Fprintf(ios.Out, "merge request closed (%s already holds its values): %s\n", o.branch, run.Closed.URL)
 	}
+	if run.Pushed {
+		fmt.Fprintf(ios.Out, "pushed %s to %s/%s\n", short(run.Commit), run.Remote, run.SourceBranch)
+	}
 	if !run.UpToDate {
 		state := "updated"
 		if run.MR.Created {

@@ -119,3 +119,26 @@ func writeFile(t *testing.T, f *fleet, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// The same with --merge-request: the branch push and the merge request are
+// stated on stdout, once, and stderr has no line about them.
+func TestEachFactOnceMergeRequest(t *testing.T) {
+	m := newMRFleet(t)
+	r := m.runOK(t, applyMR...)
+	tip := m.remoteRef(t, promoteBranch)
+	mr := m.oneOpenMR(t)
+	for _, want := range []string{"pushed " + tip[:12] + " to origin/" + promoteBranch + "\n",
+		"merge request opened (" + promoteBranch + "): " + mr.WebURL + "\n"} {
+		if strings.Count(r.out, want) != 1 {
+			t.Errorf("stdout does not state %q once:\n%s", want, r.out)
+		}
+	}
+	if strings.Contains(r.errOut, tip[:7]) || strings.Contains(r.errOut, "pushed") || strings.Contains(r.errOut, mr.WebURL) {
+		t.Errorf("stderr repeats the result:\n%s", r.errOut)
+	}
+	// Unchanged rerun: nothing pushed, and nothing says it was.
+	r = m.runOK(t, applyMR...)
+	if strings.Contains(r.out+r.errOut, "pushed") || !strings.Contains(r.out, "merge request unchanged ("+promoteBranch+")") {
+		t.Errorf("unchanged rerun:\nstdout:\n%s\nstderr:\n%s", r.out, r.errOut)
+	}
+}

@@ -40,9 +40,14 @@ type Apply struct {
 	Remote string
 	Branch string
 	Token  string // for HTTPS remotes; never printed
-	Log    *slog.Logger
-	Now    func() time.Time
-	Sleep  func(context.Context, time.Duration) error
+	// Log receives progress and warnings: what happens on the way (a
+	// rejected push rebuilt on the new tip, a killed run recovered). What
+	// a run did (the commit, the push, a merge request's fate) is stated
+	// by its Result only, never logged as well, so a caller that prints
+	// the Result and the log states each fact once.
+	Log   *slog.Logger
+	Now   func() time.Time
+	Sleep func(context.Context, time.Duration) error
 	// PushTimeout bounds how long a rejected push is retried (rebuilt on
 	// the new tip after a backoff); 0 is DefaultPushTimeout.
 	PushTimeout time.Duration
@@ -210,8 +215,7 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 		return nil, fmt.Errorf("committed %s but updating the work tree failed (re-run promote to finish it): %w",
 			commit.String()[:12], err)
 	}
-	res.Commit = commit.String()
-	a.log().Info("committed", "commit", res.Commit[:12], "files", len(p.New))
+	res.Commit = commit.String() // stated by the result, not logged (see Log)
 	if !a.Push {
 		return res, nil
 	}

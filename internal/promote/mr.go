@@ -155,8 +155,7 @@ func (m *MergeRequest) closeStale(ctx context.Context, run *MRRun, tip plumbing.
 		return fmt.Errorf("%s is up to date, but closing the merge request of %s failed: %w", m.Branch, run.SourceBranch, err)
 	}
 	if closed {
-		run.Closed = &res
-		m.log().Info("closed stale merge request", "url", res.URL)
+		run.Closed = &res // stated by the result, not logged (see Apply.Log)
 	}
 	return nil
 }
@@ -188,14 +187,12 @@ func (m *MergeRequest) branchCommit(ctx context.Context, run *MRRun, tip plumbin
 		return plumbing.ZeroHash, fmt.Errorf("writing the commit: %w", err)
 	}
 	if exists && m.sameChange(prev, commit, tip) {
-		m.log().Info("merge request branch already up to date", "branch", run.SourceBranch)
-		return prev, nil
+		return prev, nil // run.Pushed stays false: the result says the branch was not pushed
 	}
 	if err := m.Repo.Push(ctx, m.Remote, run.SourceBranch, commit, auth); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	run.Pushed = true
-	m.log().Info("pushed", "to", m.Remote+"/"+run.SourceBranch, "commit", commit.String()[:12])
+	run.Pushed = true // stated by the result, not logged (see Apply.Log)
 	return commit, nil
 }
 

@@ -57,8 +57,7 @@ func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc, auth
 		res.Attempts = attempt
 		err := a.Repo.Push(ctx, a.Remote, a.Branch, local, auth)
 		if err == nil {
-			res.Pushed = true
-			a.log().Info("pushed", "to", where, "commit", short(local.String()), "attempts", attempt)
+			res.Pushed = true // stated by the result, not logged (see Apply.Log)
 			return nil
 		}
 		if !errors.Is(err, git.ErrRejected) {
@@ -135,7 +134,8 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 		}
 		return err
 	}
-	a.log().Info("pushing the promotion an earlier run committed but did not push", "commit", short(head.String()))
+	// The result states that this run pushed the commit an earlier one
+	// made (see Apply.Log); an error says what stays unpushed.
 	res.Plan, res.Base, res.Commit = pending, parent.String(), head.String()
 	return a.pushLoop(ctx, res, build, auth, tip)
 }
