@@ -16,13 +16,22 @@ import (
 // EnvWindow is what an env's sync windows say at one instant, for every
 // app of the env: grouped by verdict, since apps usually share windows.
 type EnvWindow struct {
-	Env     string        `json:"env"`
-	Open    bool          `json:"open"`    // every app may sync now
+	Env string `json:"env"`
+	// Open is true when every app may sync now, false when at least one
+	// may not, and null (nil) when that cannot be told: some apps'
+	// windows cannot be evaluated (Reason says why) and none is closed.
+	Open *bool `json:"open"`
+	// Reason says why some apps' windows cannot be evaluated (AppProject
+	// missing, window malformed); "" when every app's can.
+	Reason  string        `json:"reason,omitempty"`
 	Summary string        `json:"summary"` // one line per group, joined
 	Groups  []WindowGroup `json:"groups"`
 	// Problems are apps whose windows cannot be evaluated or are closed.
 	Problems []Problem `json:"problems,omitempty"`
 }
+
+// IsOpen: every app may sync now, as far as is known.
+func (ew EnvWindow) IsOpen() bool { return ew.Open != nil && *ew.Open }
 
 // WindowGroup is the apps sharing one verdict.
 type WindowGroup struct {
@@ -31,17 +40,34 @@ type WindowGroup struct {
 	Summary string             `json:"summary"`
 }
 
+// unknownApps gathers the apps whose windows cannot be evaluated for the
+// same reason, so the reason is said once for all of them.
+type unknownApps struct {
+	order []string
+	apps  map[string][]string
+}
+
+func (u *unknownApps) add(reason, app string) {
+	if u.apps == nil {
+		u.apps = map[string][]string{}
+	}
+	if u.apps[reason] == nil {
+		u.order = append(u.order, reason)
+	}
+	u.apps[reason] = append(u.apps[reason], app)
+}
+
 // Windows evaluates env's sync windows at now, from the AppProjects in
 // the repository (appProjects globs and env's manifests). An app whose
 // AppProject is not there, or whose windows are malformed, is a problem:
-// nothing is assumed open.
+// nothing is assumed open or closed, and each reason is given once.
 func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now time.Time) EnvWindow {
-	ew := EnvWindow{Env: env, Open: true}
+	ew := EnvWindow{Env: env}
 	files, err := cfg.AppProjectFiles(fsys, env)
 	if err != nil {
-		ew.Open = false
-		ew.Problems = append(ew.Problems, Problem{Kind: "cannot-evaluate", Message: "cannot evaluate: " + err.Error()})
-		ew.Summary = ew.Problems[0].Message
+		ew.Reason = "cannot evaluate: " + oneLine(err.Error())
+		ew.Problems = append(ew.Problems, Problem{Kind: "cannot-evaluate", Message: ew.Reason})
+		ew.Summary = ew.Reason
 		return ew
 	}
 	projects, findings := syncwindow.Read(fsys, files)
@@ -49,25 +75,31 @@ func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now ti
 	manualEnv := slices.Contains(cfg.Ordering.ManualSync, env)
 	groups := map[string]*WindowGroup{}
 	var keys []string
-	missing := map[string][]string{} // AppProject -> apps
-	var missingOrder []string
+	var unknown unknownApps
+	closed := false
 	for _, a := range apps {
 		proj := cmpOr(a.Project, "default")
 		p := byName[proj]
 		if p == nil {
-			if missing[proj] == nil {
-				missingOrder = append(missingOrder, proj)
-			}
-			missing[proj] = append(missing[proj], a.Name)
-			ew.Open = false
+			unknown.add(fmt.Sprintf("AppProject %s is not in the repository (looked in %s%s)", proj,
+				strings.Join(append(cfg.ManifestGlobs(env), cfg.AppProjects...), ", "), unreadable(findings)), a.Name)
 			continue
 		}
 		ws := syncwindow.Matches(p.Windows, syncwindow.App{Name: a.Name, Namespace: a.Namespace, Server: a.Server, DestName: a.Server})
+		// The broken windows, said once for every app they leave unknown.
+		var broken []string
+		for _, w := range ws {
+			if w.Err() != nil {
+				broken = append(broken, fmt.Sprintf("%s: %v", w.ErrWhere(), w.Err()))
+			}
+		}
+		if len(broken) > 0 {
+			unknown.add(fmt.Sprintf("cannot evaluate AppProject %s: %s", proj, strings.Join(broken, "; ")), a.Name)
+			continue
+		}
 		v, err := syncwindow.Evaluate(ws, manualEnv || !a.Automated, now)
 		if err != nil {
-			ew.Problems = append(ew.Problems, Problem{App: a.Name, Kind: "cannot-evaluate",
-				Message: fmt.Sprintf("%s: cannot evaluate AppProject %s: %v", a.Name, proj, err)})
-			ew.Open = false
+			unknown.add(fmt.Sprintf("cannot evaluate AppProject %s: %v", proj, err), a.Name)
 			continue
 		}
 		sum := v.Summary(now)
@@ -77,14 +109,19 @@ func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now ti
 			keys = append(keys, key)
 		}
 		groups[key].Apps = append(groups[key].Apps, a.Name)
-		if !v.Allowed {
-			ew.Open = false
-		}
+		closed = closed || !v.Allowed
 	}
-	for _, proj := range missingOrder {
-		msg := fmt.Sprintf("%s: AppProject %s is not in the repository (looked in %s%s)", appList(missing[proj]), proj,
-			strings.Join(append(cfg.ManifestGlobs(env), cfg.AppProjects...), ", "), unreadable(findings))
-		ew.Problems = append(ew.Problems, Problem{App: missing[proj][0], Kind: "cannot-evaluate", Message: msg})
+	var reasons []string
+	for _, reason := range unknown.order {
+		as := unknown.apps[reason]
+		msg := fmt.Sprintf("%s: %s", appList(as), reason)
+		reasons = append(reasons, msg)
+		ew.Problems = append(ew.Problems, Problem{App: as[0], Kind: "cannot-evaluate", Message: msg})
+	}
+	ew.Reason = strings.Join(reasons, "; ")
+	if closed || ew.Reason == "" { // else unknown: nil
+		open := !closed
+		ew.Open = &open
 	}
 	sort.Strings(keys)
 	var lines []string
@@ -97,11 +134,7 @@ func Windows(fsys fs.FS, cfg *config.Config, env string, apps []argo.App, now ti
 				Message: fmt.Sprintf("%s closed for %s: %s", env, appList(g.Apps), g.Summary)})
 		}
 	}
-	for _, p := range ew.Problems {
-		if p.Kind == "cannot-evaluate" {
-			lines = append(lines, p.Message)
-		}
-	}
+	lines = append(lines, reasons...)
 	if len(apps) == 0 {
 		lines = append(lines, "no Application in "+env)
 	}
@@ -148,8 +181,8 @@ func (c *Checker) window(req Request, tree fs.FS, g config.Gate) Result {
 	}
 	ew := Windows(tree, c.Cfg, req.To, apps, c.now())
 	r.Summary, r.Problems = ew.Summary, ew.Problems
-	r.Passed = ew.Open
-	if !ew.Open && g.SyncWindow == config.SyncWindowWarn && !hasKind(ew.Problems, "cannot-evaluate") {
+	r.Passed = ew.IsOpen()
+	if !r.Passed && g.SyncWindow == config.SyncWindowWarn && !hasKind(ew.Problems, "cannot-evaluate") {
 		r.Passed, r.Warning = true, true
 	}
 	return r

@@ -2,11 +2,15 @@ package gates
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/syncwindow"
 )
 
 func windowFixture(t *testing.T, mode, projects string) *fixture {
@@ -75,9 +79,85 @@ func TestSyncWindowDenyManualSync(t *testing.T) {
 func TestSyncWindowCannotEvaluate(t *testing.T) {
 	bad := strings.Replace(projectsYAML, "Europe/Berlin", "Europe/Atlantis", 1)
 	rep := windowFixture(t, "warn", bad).checkAt(time.Date(2025, 1, 8, 22, 30, 0, 0, time.UTC))
-	wantRefused(t, rep, config.GateSyncWindow, "cannot evaluate AppProject dlt-prod", "argocd/projects.yaml:7",
+	// line 10 is the timeZone field, as promote check reports it
+	wantRefused(t, rep, config.GateSyncWindow, "cannot evaluate AppProject dlt-prod", "argocd/projects.yaml:10",
 		`unknown time zone "Europe/Atlantis"`)
 	noProject := strings.Replace(projectsYAML, "name: dlt-prod", "name: dlt-production", 1)
 	rep = windowFixture(t, "require", noProject).checkAt(time.Date(2025, 1, 8, 22, 30, 0, 0, time.UTC))
 	wantRefused(t, rep, config.GateSyncWindow, "alpha-vault-prod, backend-prod, beta-vault-prod and 1 more: AppProject dlt-prod is not in the repository (looked in argocd/prod/*.yaml, argocd/projects.yaml)")
+}
+
+// Two broken windows shared by every prod app: each is reported once, at
+// the line of the broken field, the line check reports; the env's window
+// is unknown (null), not closed, and says why.
+func TestWindowsBrokenOnceAtCheckLines(t *testing.T) {
+	broken := strings.Replace(projectsYAML, `schedule: "0 22 * * 3"`, `schedule: "0 22 * * 9"`, 1)
+	broken = strings.Replace(broken, "    applications: [\"*\"]\n---", "    applications: [\"*\"]\n  - kind: deny\n    schedule: \"0 0 * * *\"\n"+
+		"    duration: 1h\n    timeZone: Europe/Atlantis\n    applications: [\"*\"]\n---", 1)
+	f := windowFixture(t, "require", broken)
+	c, base := f.checker(nil)
+	tree, err := c.Repo.TreeFS(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := argo.Discover(tree, c.Cfg, "prod")
+	if err != nil || len(apps) != 4 {
+		t.Fatalf("apps: %v %v", apps, err)
+	}
+	ew := Windows(tree, c.Cfg, "prod", apps, f.now)
+	if ew.Open != nil || ew.IsOpen() || ew.Reason == "" {
+		t.Errorf("open %v, reason %q: want unknown with a reason", ew.Open, ew.Reason)
+	}
+	projects, _ := syncwindow.Read(tree, []string{"argocd/projects.yaml"})
+	findings := syncwindow.Check(projects)
+	if len(findings) != 2 {
+		t.Fatalf("check findings: %+v", findings)
+	}
+	lines := strings.Split(f.files["argocd/projects.yaml"], "\n")
+	for i, want := range []string{"schedule: \"0 22 * * 9\"", "timeZone: Europe/Atlantis"} {
+		at := fmt.Sprintf("argocd/projects.yaml:%d: ", findings[i].Line)
+		if got := strings.TrimSpace(lines[findings[i].Line-1]); got != want {
+			t.Errorf("check's line %d is %q, want %q", findings[i].Line, got, want)
+		}
+		if n := strings.Count(ew.Summary, at); n != 1 {
+			t.Errorf("%q appears %d times in the summary, want once (check's line):\n%s", at, n, ew.Summary)
+		}
+	}
+	if n := strings.Count(ew.Summary, "cannot evaluate AppProject dlt-prod"); n != 1 || len(ew.Problems) != 1 ||
+		!strings.HasPrefix(ew.Summary, "alpha-vault-prod, backend-prod, beta-vault-prod and 1 more: ") {
+		t.Errorf("said %d times, %d problems:\n%s", n, len(ew.Problems), ew.Summary)
+	}
+	data, _ := json.Marshal(ew)
+	if !strings.Contains(string(data), `"open":null`) || !strings.Contains(string(data), `"reason":"alpha-vault-prod`) {
+		t.Errorf("json: %s", data)
+	}
+	// The gate refuses, in warn mode too: unknown is not closed.
+	rep := f.checkAt(f.now)
+	wantRefused(t, rep, config.GateSyncWindow, "argocd/projects.yaml:8: cannot parse schedule")
+}
+
+// A missing AppProject leaves the window unknown, not closed; a closed
+// app beside an unknown one makes the env closed (false), with the reason.
+func TestWindowsOpenUnknownOrClosed(t *testing.T) {
+	f := windowFixture(t, "require", "")
+	c, base := f.checker(nil)
+	tree, _ := c.Repo.TreeFS(base)
+	apps, _ := argo.Discover(tree, c.Cfg, "prod")
+	friday := time.Date(2025, 1, 10, 9, 0, 0, 0, time.UTC)
+	if ew := Windows(tree, c.Cfg, "prod", apps, friday); ew.Open == nil || *ew.Open || ew.Reason != "" {
+		t.Errorf("closed: open %v reason %q", ew.Open, ew.Reason)
+	}
+	other := append([]argo.App(nil), apps...)
+	other[0].Project = "dlt-nowhere"
+	ew := Windows(tree, c.Cfg, "prod", other, friday)
+	if ew.Open == nil || *ew.Open || !strings.Contains(ew.Reason, "AppProject dlt-nowhere is not in the repository") {
+		t.Errorf("closed and unknown: open %v reason %q", ew.Open, ew.Reason)
+	}
+	wed := time.Date(2025, 1, 8, 22, 30, 0, 0, time.UTC)
+	if ew := Windows(tree, c.Cfg, "prod", other, wed); ew.Open != nil || ew.Reason == "" {
+		t.Errorf("open and unknown: open %v reason %q", ew.Open, ew.Reason)
+	}
+	if ew := Windows(tree, c.Cfg, "prod", apps, wed); ew.Open == nil || !*ew.Open {
+		t.Errorf("open: %v", ew.Open)
+	}
 }

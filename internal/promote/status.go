@@ -53,7 +53,9 @@ type Promotion struct {
 	From       string    `json:"from,omitempty"`
 	FromCommit string    `json:"fromCommit,omitempty"`
 	Components []string  `json:"components,omitempty"`
-	Overrides  []string  `json:"gateOverrides,omitempty"`
+	// Overrides are the gates someone overrode for this promotion (its
+	// Gate-Overridden trailers).
+	Overrides []gates.Override `json:"gateOverrides,omitempty"`
 }
 
 // ComponentStatus is one component across envs.
@@ -226,7 +228,7 @@ func lastPromotions(repo *git.Repo, head plumbing.Hash, cfg *config.Config, envs
 				case k == "Promote-Components":
 					p.Components = strings.Split(val, ", ")
 				case k == "Gate-Overridden":
-					p.Overrides = append(p.Overrides, val)
+					p.Overrides = append(p.Overrides, parseOverride(val))
 				}
 			}
 			envs[i].LastPromotion = p
@@ -235,6 +237,26 @@ func lastPromotions(repo *git.Repo, head plumbing.Hash, cfg *config.Config, envs
 		return missing > 0
 	})
 	return err
+}
+
+// parseOverride reads a Gate-Overridden trailer's value, "sourceHealthy by
+// alice: preprod verified by hand" (gates.Report.Trailers); a value of
+// another shape is kept whole as the reason.
+func parseOverride(val string) gates.Override {
+	gate, rest, ok := strings.Cut(val, " by ")
+	if !ok || strings.ContainsAny(gate, " :") {
+		return gates.Override{Reason: val}
+	}
+	user, reason, _ := strings.Cut(rest, ": ")
+	return gates.Override{Gate: gate, User: user, Reason: reason}
+}
+
+// String is an override for tables: "sourceHealthy by alice: reason".
+func overrideText(o gates.Override) string {
+	if o.Gate == "" {
+		return o.Reason
+	}
+	return fmt.Sprintf("%s by %s: %s", o.Gate, o.User, o.Reason)
 }
 
 // componentRows lays out values per component and env, and what each

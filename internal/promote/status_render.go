@@ -45,6 +45,27 @@ func (es EnvStatus) last() string {
 	return es.LastPromotion.String()
 }
 
+// overrides are the gates overridden by the last promotion.
+func (es EnvStatus) overrides() []string {
+	if es.LastPromotion == nil {
+		return nil
+	}
+	var out []string
+	for _, o := range es.LastPromotion.Overrides {
+		out = append(out, overrideText(o))
+	}
+	return out
+}
+
+// lastMarkdown is the last promotion's cell, with its gate overrides.
+func (es EnvStatus) lastMarkdown() string {
+	s := mdEscape(es.last())
+	for _, o := range es.overrides() {
+		s += "<br>⚠️ gate overridden: " + mdEscape(mdText(o))
+	}
+	return s
+}
+
 func (es EnvStatus) health() string {
 	if es.Health == nil {
 		return "-"
@@ -82,6 +103,9 @@ func WriteStatusTable(w io.Writer, v *StatusView) error {
 	for _, es := range v.Envs {
 		fmt.Fprintf(w, "%s (%d apps)\n", es.Env, es.Apps)
 		fmt.Fprintf(w, "  last promotion: %s\n", es.last())
+		for _, o := range es.overrides() {
+			fmt.Fprintf(w, "    gate overridden: %s\n", o)
+		}
 		if es.Health != nil {
 			fmt.Fprintf(w, "  health:         %s\n", es.health())
 			for i, p := range es.Health.Problems {
@@ -149,7 +173,7 @@ func WriteStatusMarkdown(w io.Writer, v *StatusView) error {
 		"⏳", "⚠️")
 	fmt.Fprintln(w, "| Env | Apps | Last promotion | Health | Sync window |\n|---|---|---|---|---|")
 	for _, es := range v.Envs {
-		fmt.Fprintf(w, "| **%s** | %d | %s | %s | %s |\n", es.Env, es.Apps, mdEscape(es.last()), mdEscape(es.health()), mdEscape(es.window()))
+		fmt.Fprintf(w, "| **%s** | %d | %s | %s | %s |\n", es.Env, es.Apps, es.lastMarkdown(), mdEscape(es.health()), mdEscape(es.window()))
 	}
 	var details []string
 	for _, es := range v.Envs {
@@ -204,6 +228,12 @@ func mdCell(cv ComponentValue) string {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// mdText keeps a free text (an override's reason) from turning into markup
+// or HTML in a table cell.
+func mdText(s string) string {
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "`", "'", "*", `\*`, "_", `\_`, "[", `\[`).Replace(s)
+}
 
 // WriteStatusJSON writes the view as indented JSON (see docs/promote.md).
 func WriteStatusJSON(w io.Writer, v *StatusView) error {

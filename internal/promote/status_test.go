@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/gitlabfake"
@@ -73,7 +74,8 @@ func statusRepo(t *testing.T) (*git.Repo, *config.Config, []string) {
 	}
 	cfgPath := filepath.Join(dir, config.FileName)
 	data, _ := os.ReadFile(cfgPath)
-	data = append(data, []byte("appProjects: [argocd/projects.yaml]\ngates:\n  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require}\n")...)
+	data = append(data, []byte("appProjects: [argocd/projects.yaml]\ngates:\n  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require}\n"+
+		"  preprod: {sourceHealthy: true}\n")...)
 	if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +102,13 @@ func statusRepo(t *testing.T) (*git.Repo, *config.Config, []string) {
 	}
 	head, _ := repo.Head()
 	shas := []string{head.Hash.String()}
+	// preprod's gate cannot be evaluated here (no GitLab): the release
+	// manager overrides it, and the commit records that.
+	gate := GatesFor(&gates.Checker{Cfg: cfg, Repo: repo, NoGitLab: "CI_API_V4_URL not set"},
+		map[string]string{config.GateSourceHealthy: "qa verified by hand | INC-4711"}, "alice")
 	run := func(when time.Time, build BuildFunc) {
 		t.Helper()
-		a := &Apply{Repo: repo, Now: func() time.Time { return when }}
+		a := &Apply{Repo: repo, Now: func() time.Time { return when }, Gate: gate}
 		res, err := a.Run(context.Background(), build)
 		if err != nil || res.Commit == "" {
 			t.Fatalf("apply: %v %+v", err, res)

@@ -96,7 +96,7 @@ func invalid(ws []*Window) error {
 	var errs []string
 	for _, w := range ws {
 		if w.err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", w.Where(), w.err))
+			errs = append(errs, w.ErrWhere()+": "+w.err.Error())
 		}
 	}
 	if len(errs) > 0 {

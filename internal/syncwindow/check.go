@@ -30,7 +30,7 @@ func checkWindow(w *Window) []Finding {
 			Message: fmt.Sprintf("AppProject %s: sync window: "+format, append([]any{w.Project}, args...)...)}}
 	}
 	if w.err != nil {
-		return f(w.errLine, "%v", w.err)
+		return f(w.ErrLine(), "%v", w.err)
 	}
 	if w.dur <= 0 {
 		return f(w.durationLine, "duration %q is not positive: the window is never active", w.Duration)

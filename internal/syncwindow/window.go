@@ -123,6 +123,14 @@ func parseSchedule(s string) (sched cron.Schedule, err error) {
 // Err says why the window cannot be evaluated, or nil.
 func (w *Window) Err() error { return w.err }
 
+// ErrLine is the line of the field Err is about (the entry's line when
+// that field is absent): what check reports, and what a gate or status
+// names, so both point at the same line.
+func (w *Window) ErrLine() int { return w.errLine }
+
+// ErrWhere is file:ErrLine.
+func (w *Window) ErrWhere() string { return fmt.Sprintf("%s:%d", w.File, w.errLine) }
+
 // offset is the zone's UTC offset at t.
 func (w *Window) offset(t time.Time) time.Duration {
 	_, off := t.In(w.loc).Zone()
