@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +82,66 @@ func TestStatusVerbHealth(t *testing.T) {
 	r = f.run(t, env, "status", "-o", "table")
 	if r.code != 0 || strings.Contains(r.out, "health:") || !strings.Contains(r.errOut, "warning: deployment health not shown: GitLab is half configured missing=[GITLAB_TOKEN]") {
 		t.Errorf("half configured: %d %q", r.code, r.errOut)
+	}
+}
+
+// A malformed AppProject: promote status names each broken window once,
+// at the line promote check reports, and that line of the file holds the
+// broken field; the env's window is unknown (null), not closed.
+func TestStatusAndCheckAgreeOnBrokenWindows(t *testing.T) {
+	f := newFleet(t)
+	projects := "# the prod AppProject\napiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata:\n  name: ledger-prod\nspec:\n" +
+		"  sourceRepos: [\"*\"]\n  syncWindows:\n  - kind: allow\n    schedule: \"0 22 * * 9\"\n    duration: 4h\n" +
+		"    applications: [\"*\"]\n  - kind: deny\n    duration: 1h\n    schedule: \"0 0 * * *\"\n    timeZone: Europe/Atlantis\n" +
+		"    applications: [\"*\"]\n"
+	if err := os.WriteFile(filepath.Join(f.Dir, "argocd/projects.yaml"), []byte(projects), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, f.Dir, "add", "argocd/projects.yaml")
+	f.commitFile(t, ".promote.yaml", f.read(t, ".promote.yaml")+"appProjects: [argocd/projects.yaml]\n", "add the AppProjects")
+	lines := strings.Split(projects, "\n")
+
+	r := f.run(t, nil, "check", "--env", "prod", "-o", "json")
+	var check struct {
+		Findings []struct {
+			Rule, File string
+			Line       int
+		}
+	}
+	if err := json.Unmarshal([]byte(r.out), &check); err != nil || r.code != 1 {
+		t.Fatalf("check: exit %d %v\n%s", r.code, err, r.out)
+	}
+	var at []string
+	for i, want := range []string{`schedule: "0 22 * * 9"`, "timeZone: Europe/Atlantis"} {
+		fd := check.Findings[i]
+		if fd.Rule != "sync-window-invalid" || strings.TrimSpace(lines[fd.Line-1]) != want {
+			t.Errorf("check finding %+v points at %q, want %q", fd, lines[fd.Line-1], want)
+		}
+		at = append(at, fmt.Sprintf("%s:%d: ", fd.File, fd.Line))
+	}
+
+	r = f.run(t, nil, "status", "-o", "json")
+	var v struct {
+		Envs []struct {
+			Env    string
+			Window struct {
+				Open    *bool
+				Reason  string
+				Summary string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.out), &v); err != nil || r.code != 0 {
+		t.Fatalf("status: exit %d %v\n%s", r.code, err, r.out)
+	}
+	prod := v.Envs[2].Window
+	if v.Envs[2].Env != "prod" || prod.Open != nil || !strings.Contains(prod.Reason, "cannot evaluate AppProject ledger-prod") ||
+		!strings.Contains(r.out, `"open": null`) {
+		t.Errorf("prod window: %+v", prod)
+	}
+	for _, a := range at {
+		if n := strings.Count(prod.Summary, a); n != 1 {
+			t.Errorf("%q is said %d times in status, want once at check's line:\n%s", a, n, prod.Summary)
+		}
 	}
 }
