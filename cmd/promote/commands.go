@@ -34,6 +34,8 @@ does not look chart versions up in their repositories; apply does.`,
   promote plan --from qa --to preprod --detailed-exitcode   # exit 2 when there is something to promote`,
 	}
 	promotionFlags(cmd, o)
+	remoteFlags(cmd, o, "`REMOTE` whose --branch the gates read deployment statuses along, as apply does",
+		"`BRANCH` apply would promote into: the gates walk refs/remotes/REMOTE/BRANCH for statuses")
 	cmd.Flags().BoolVar(&o.detailedExitCode, "detailed-exitcode", false,
 		"exit 0 when there is nothing to promote, 2 when there are changes, 1 on errors (as terraform plan)")
 	repoFlag(cmd, o)
@@ -238,10 +240,16 @@ func commitFlags(cmd *cobra.Command, o *options) {
 	fs.BoolVar(&o.push, "push", false, "push the commit to --remote/--branch")
 	fs.BoolVar(&o.mergeRequest, "merge-request", false,
 		"push to a promotion branch and open or update its GitLab merge request into --branch (instead of --push)")
-	fs.StringVar(&o.remote, "remote", "origin", "`REMOTE` to push to")
-	fs.StringVar(&o.branch, "branch", "main", "remote `BRANCH` to push to, or to open the merge request into")
+	remoteFlags(cmd, o, "`REMOTE` to push to", "remote `BRANCH` to push to, or to open the merge request into")
 	fs.BoolVar(&o.skipChartCheck, "skip-chart-check", false, "do not look new chart versions up in their repositories")
 	fs.DurationVar(&o.pushTimeout, "push-timeout", promote.DefaultPushTimeout, "how long to rebuild and retry a rejected push, e.g. `10m`")
+}
+
+// remoteFlags: where a commit goes (apply, pin), and for every promotion
+// where the gates read deployment statuses (refs/remotes/REMOTE/BRANCH).
+func remoteFlags(cmd *cobra.Command, o *options, remote, branch string) {
+	cmd.Flags().StringVar(&o.remote, "remote", "origin", remote)
+	cmd.Flags().StringVar(&o.branch, "branch", "main", branch)
 }
 
 func repoFlag(cmd *cobra.Command, o *options) {

@@ -51,7 +51,7 @@ func TestGatesRefuseUntilPreprodHealthy(t *testing.T) {
 	apply := []string{"apply", "--from", "preprod", "--to", "prod", "--merge-request", "--skip-chart-check"}
 
 	r := m.run(t, m.env, apply...)
-	if r.code != 1 || !strings.Contains(r.errOut, "preprod -> prod refused by gate sourceHealthy: ledger-gateway-preprod: not reported") ||
+	if r.code != exitGateRefused || !strings.Contains(r.errOut, "preprod -> prod refused by gate sourceHealthy: ledger-gateway-preprod: not reported") ||
 		!strings.Contains(r.errOut, "--override-source-healthy REASON") {
 		t.Fatalf("no statuses: exit %d\n%s", r.code, r.errOut)
 	}
@@ -64,11 +64,11 @@ func TestGatesRefuseUntilPreprodHealthy(t *testing.T) {
 	head := gitRun(t, m.Dir, "rev-parse", "HEAD")
 	m.gl.AddStatus("42", head, "argocd/ledger-node-d-worker-preprod", "failed", "Synced/Degraded", "")
 	r = m.run(t, m.env, apply...)
-	if r.code != 1 || !strings.Contains(r.errOut, "ledger-node-d-worker-preprod: failed on "+head[:12]) {
+	if r.code != exitGateRefused || !strings.Contains(r.errOut, "ledger-node-d-worker-preprod: failed on "+head[:12]) {
 		t.Fatalf("degraded: exit %d\n%s", r.code, r.errOut)
 	}
-	// plan refuses the same way
-	if p := m.run(t, m.env, "plan", "--from", "preprod", "--to", "prod"); p.code != 1 || !strings.Contains(p.errOut, "ledger-node-d-worker-preprod: failed") {
+	// plan refuses the same way, with the same exit code
+	if p := m.run(t, m.env, "plan", "--from", "preprod", "--to", "prod"); p.code != exitGateRefused || !strings.Contains(p.errOut, "ledger-node-d-worker-preprod: failed") {
 		t.Errorf("plan: exit %d\n%s", p.code, p.errOut)
 	}
 
@@ -97,7 +97,7 @@ func TestGateOverrideIsRecorded(t *testing.T) {
 	m.report(t, "success", time.Hour, preprodApps...)
 	before := m.snapshot(t)
 	r := m.run(t, env, "apply", "--from", "preprod", "--to", "prod", "--push", "--skip-chart-check")
-	if r.code != 1 || !strings.Contains(r.errOut, "refused by gate syncWindow: prod closed for") ||
+	if r.code != exitGateRefused || !strings.Contains(r.errOut, "refused by gate syncWindow: prod closed for") ||
 		!strings.Contains(r.errOut, "--override-sync-window REASON") {
 		t.Fatalf("closed window: exit %d\n%s", r.code, r.errOut)
 	}
@@ -127,10 +127,56 @@ func TestGateOverrideIsRecorded(t *testing.T) {
 func TestGateWithoutGitLabRefuses(t *testing.T) {
 	m := newGatedFleet(t, "{sourceHealthy: true}", alwaysOpen)
 	r := m.run(t, nil, "apply", "--from", "preprod", "--to", "prod", "--skip-chart-check")
-	if r.code != 1 || !strings.Contains(r.errOut, "cannot evaluate: GitLab is not configured (CI_API_V4_URL, CI_PROJECT_ID, GITLAB_TOKEN not set") {
+	if r.code != exitGateRefused || !strings.Contains(r.errOut, "cannot evaluate: GitLab is not configured (CI_API_V4_URL, CI_PROJECT_ID, GITLAB_TOKEN not set") {
 		t.Errorf("exit %d\n%s", r.code, r.errOut)
 	}
 	if n := m.gl.Calls("total"); n != 0 {
 		t.Errorf("%d GitLab requests", n)
+	}
+}
+
+// plan and apply read deployment statuses from the same commit: the
+// remote branch as fetched (refs/remotes/origin/main), not the local
+// HEAD; without it, the source revision when one is named; else HEAD.
+// Here main moved on the remote after the local HEAD, and preprod's
+// Argo CD reported a worker degraded on that newer commit.
+func TestGatesWalkFromTheRemoteBranch(t *testing.T) {
+	m := newGatedFleet(t, "{sourceHealthy: true}", alwaysOpen)
+	m.report(t, "success", 3*time.Hour, preprodApps...) // on the local HEAD, pushed
+	tip := m.landOnMain(t)
+	m.gl.AddCommit("42", tip)
+	m.gl.SetNow(time.Now().Add(-10 * time.Minute))
+	m.gl.AddStatus("42", tip, "argocd/ledger-node-d-worker-preprod", "failed", "Synced/Degraded", "")
+	gitRun(t, m.Dir, "fetch", "-q", "origin") // as the CI runner leaves it: origin/main ahead of HEAD
+	degraded := "ledger-node-d-worker-preprod: failed on " + tip[:12]
+	plan := []string{"plan", "--from", "preprod", "--to", "prod"}
+
+	p := m.run(t, m.env, plan...)
+	if p.code != exitGateRefused || !strings.Contains(p.errOut, degraded) {
+		t.Errorf("plan (origin/main ahead of HEAD): exit %d\n%s", p.code, p.errOut)
+	}
+	before := m.snapshot(t)
+	a := m.run(t, m.env, "apply", "--from", "preprod", "--to", "prod", "--push", "--skip-chart-check")
+	if a.code != exitGateRefused || !strings.Contains(a.errOut, degraded) || m.snapshot(t) != before {
+		t.Errorf("apply --push: exit %d\n%s", a.code, a.errOut)
+	}
+	if a := m.run(t, m.env, "apply", "--from", "preprod", "--to", "prod", "--skip-chart-check"); a.code != exitGateRefused ||
+		!strings.Contains(a.errOut, degraded) {
+		t.Errorf("plain apply: exit %d\n%s", a.code, a.errOut)
+	}
+
+	// No remote-tracking branch: the named source revision, else HEAD.
+	gitRun(t, m.Dir, "update-ref", "-d", "refs/remotes/origin/main")
+	if p := m.run(t, m.env, append(plan, "--source-rev", tip)...); p.code != exitGateRefused || !strings.Contains(p.errOut, degraded) {
+		t.Errorf("plan --source-rev %s: exit %d\n%s", tip[:12], p.code, p.errOut)
+	}
+	if p := m.run(t, m.env, plan...); p.code != 0 || !strings.Contains(p.errOut, "gate sourceHealthy passed: 6 of 6 preprod apps healthy") {
+		t.Errorf("plan from HEAD: exit %d\n%s", p.code, p.errOut)
+	}
+	// --remote/--branch name the tracking ref, as for apply.
+	gitRun(t, m.Dir, "update-ref", "refs/remotes/upstream/release", tip)
+	if p := m.run(t, m.env, append(plan, "--remote", "upstream", "--branch", "release")...); p.code != exitGateRefused ||
+		!strings.Contains(p.errOut, degraded) {
+		t.Errorf("plan --remote upstream --branch release: exit %d\n%s", p.code, p.errOut)
 	}
 }

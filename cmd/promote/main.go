@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/gates"
 )
 
 // ioStreams are the command's injected standard streams.
@@ -41,18 +42,30 @@ func runArgs(ctx context.Context, args []string, ios *ioStreams, getenv func(str
 	return err
 }
 
+// Exit codes (docs/promote.md): 2 and 3 let a CI job tell "changes" and
+// "a gate refused" from a failure.
+const (
+	exitError       = 1 // any error, or check found problems
+	exitChanges     = 2 // plan --detailed-exitcode: there is something to promote
+	exitGateRefused = 3 // plan or apply: a gate of .promote.yaml refused (or cannot be evaluated)
+)
+
 // exitCode prints err as one line with a hint and returns the exit code:
 // 0 on success (including "already up to date"), 2 for plan
-// --detailed-exitcode with changes, 1 on any error.
+// --detailed-exitcode with changes, 3 when a gate refused, 1 on any other
+// error.
 func exitCode(ios *ioStreams, err error) int {
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, errChanges):
-		return 2
+		return exitChanges
 	case errors.Is(err, errFindings):
-		return 1 // the findings are the output
+		return exitError // the findings are the output
 	}
 	fmt.Fprintf(ios.ErrOut, "promote: %s\n", message(err))
-	return 1
+	if errors.Is(err, gates.ErrRefused) {
+		return exitGateRefused
+	}
+	return exitError
 }

@@ -41,6 +41,8 @@ func TestParse(t *testing.T) {
 			options{Globals: g, verb: "apply", from: "preprod", to: "prod", only: []string{"a", "b", "c"}, repo: "/r", push: true, remote: "up", branch: "release",
 				allowDowngrade: true, skipChartCheck: true, output: "json", forcePath: true, ignoreOrdering: true, sourceRev: "origin/main", pushTimeout: 90 * time.Second}},
 		{"plan source revision", "plan --from qa --to preprod --source-rev v1.2.0", options{Globals: g, verb: "plan", from: "qa", to: "preprod", output: "text", sourceRev: "v1.2.0"}},
+		{"plan remote branch (where the gates read statuses)", "plan --from qa --to preprod --remote up --branch release",
+			options{Globals: g, verb: "plan", from: "qa", to: "preprod", output: "text", remote: "up", branch: "release"}},
 		{"pin interleaved", "pin --env qa a.b.imageTag=v1 --push c.d.chartVersion=1.2.3",
 			options{Globals: g, verb: "pin", env: "qa", push: true, args: []string{"a.b.imageTag=v1", "c.d.chartVersion=1.2.3"}, output: "text", remote: "origin", branch: "main"}},
 		{"pin merge request", "pin --env qa --merge-request x.imageTag=v2 -q --color never",
@@ -62,7 +64,7 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tt.want.remote == "" && (tt.want.verb == "apply" || tt.want.verb == "pin") {
+			if tt.want.remote == "" && (tt.want.verb == "plan" || tt.want.verb == "apply" || tt.want.verb == "pin") {
 				tt.want.remote, tt.want.branch = "origin", "main"
 			}
 			if tt.want.pushTimeout == 0 && (tt.want.verb == "apply" || tt.want.verb == "pin") {

@@ -63,9 +63,12 @@ type Checker struct {
 type Request struct {
 	From, To string
 	Only     []string
-	// Base is the branch commit the history walk starts from and the
-	// target env is read at: the plan's base, or the remote tip.
+	// Base is the branch commit the target env is read at: the plan's
+	// base, or the remote tip.
 	Base plumbing.Hash
+	// Statuses is the commit the walk for deployment statuses starts
+	// from; zero means Base.
+	Statuses plumbing.Hash
 	// Source is the commit the source env's values are read at (the
 	// plan's source revision); zero means Base.
 	Source plumbing.Hash
@@ -199,6 +202,14 @@ func (r *Report) Trailers() []string {
 		}
 	}
 	return out
+}
+
+// statusStart is where the walk for statuses starts.
+func (r Request) statusStart() plumbing.Hash {
+	if !r.Statuses.IsZero() {
+		return r.Statuses
+	}
+	return r.Base
 }
 
 func (c *Checker) now() time.Time {

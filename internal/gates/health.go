@@ -179,7 +179,7 @@ func (c *Checker) health(ctx context.Context, req Request, tree fs.FS, g config.
 	if len(want) == 0 {
 		return refuse(fmt.Sprintf("no Application of %s to check", req.From))
 	}
-	h, err := c.readHealth(ctx, req.From, req.Base, want, g.MinSoak, g.Lookback)
+	h, err := c.readHealth(ctx, req.From, req.statusStart(), want, g.MinSoak, g.Lookback)
 	if err != nil {
 		return refuse(oneLine(err.Error()))
 	}

@@ -90,21 +90,41 @@ func (a *Apply) PlanOnly(ctx context.Context, build BuildFunc) (*Result, error) 
 	return res, nil
 }
 
-// gate runs a.Gate on a plan with edits, walking the history from tip
-// (the remote branch once fetched) or else from the plan's base.
+// gate runs a.Gate on a plan with edits. The target env is read at tip
+// (the remote branch once fetched) or else at the plan's base; statuses
+// are walked from the same commit for plan and apply (StatusStart).
 func (a *Apply) gate(ctx context.Context, res *Result, tip plumbing.Hash) error {
 	if a.Gate == nil || len(res.Plan.Edits) == 0 {
 		return nil
 	}
-	base := plumbing.NewHash(res.Base)
+	at := GateCommits{Base: plumbing.NewHash(res.Base), Source: plumbing.NewHash(res.Base)}
 	if !tip.IsZero() {
-		base = tip
+		at.Base = tip
 	}
-	src := plumbing.NewHash(res.Base)
 	if res.Source != "" {
-		src = plumbing.NewHash(res.Source)
+		at.Source = plumbing.NewHash(res.Source)
 	}
-	return a.Gate(ctx, base, src, res.Plan)
+	at.Statuses = a.StatusStart(res)
+	return a.Gate(ctx, at, res.Plan)
+}
+
+// StatusStart is where the gates walk the history for deployment
+// statuses: refs/remotes/<Remote>/<Branch> when the repository has it
+// (apply --push and --merge-request have just fetched it; plan and a
+// plain apply read it as last fetched, as the CI runner leaves it), else
+// the source revision when one was named (--source-rev), else the plan's
+// base. Argo CD reports on the remote's commits, so a plan and the apply
+// it predicts read the same statuses.
+func (a *Apply) StatusStart(res *Result) plumbing.Hash {
+	if a.Remote != "" && a.Branch != "" {
+		if h, err := a.Repo.Resolve("refs/remotes/" + a.Remote + "/" + a.Branch); err == nil {
+			return h
+		}
+	}
+	if a.Source != nil && a.Source.Rev != "" && res.Source != "" {
+		return plumbing.NewHash(res.Source)
+	}
+	return plumbing.NewHash(res.Base)
 }
 
 // plan builds the plan against HEAD and writes nothing.

@@ -8,12 +8,22 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 )
 
-// Gate checks a plan before anything is written. base is the branch
-// commit whose history is searched for deployment statuses and whose
-// target env is checked (HEAD for plan and apply, the remote tip once
-// apply --push or --merge-request has fetched it); source is the commit
-// the source env's values were read at. A non-nil error refuses.
-type Gate func(ctx context.Context, base, source plumbing.Hash, p *Plan) error
+// GateCommits are the commits a gate reads.
+type GateCommits struct {
+	// Base is the commit the target env is checked at: the plan's base
+	// (HEAD), or the remote tip once apply --push or --merge-request has
+	// fetched it.
+	Base plumbing.Hash
+	// Source is the commit the source env's values were read at.
+	Source plumbing.Hash
+	// Statuses is where the walk for deployment statuses starts: the
+	// remote branch as last fetched (Argo CD reports on the remote's
+	// commits), the same for plan and every kind of apply.
+	Statuses plumbing.Hash
+}
+
+// Gate checks a plan before anything is written. A non-nil error refuses.
+type Gate func(ctx context.Context, at GateCommits, p *Plan) error
 
 // GatesFor evaluates the target env's gates of .promote.yaml for
 // promotions (a pin has no source env to be healthy in) and keeps the
@@ -21,12 +31,12 @@ type Gate func(ctx context.Context, base, source plumbing.Hash, p *Plan) error
 // Overrides map a gate name to the reason given for overriding it; user
 // is who gave it.
 func GatesFor(c *gates.Checker, overrides map[string]string, user string) Gate {
-	return func(ctx context.Context, base, source plumbing.Hash, p *Plan) error {
+	return func(ctx context.Context, at GateCommits, p *Plan) error {
 		if p.Verb != "promote" {
 			return nil
 		}
-		rep, err := c.Check(ctx, gates.Request{From: p.From, To: p.To, Only: p.Only, Base: base, Source: source,
-			Overrides: overrides, User: user})
+		rep, err := c.Check(ctx, gates.Request{From: p.From, To: p.To, Only: p.Only, Base: at.Base, Source: at.Source,
+			Statuses: at.Statuses, Overrides: overrides, User: user})
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ func TestGateRefusesAndRecordsOverrides(t *testing.T) {
 		return p
 	}
 	p := plan()
-	err = GatesFor(checker, nil, "alice")(context.Background(), base, base, p)
+	err = GatesFor(checker, nil, "alice")(context.Background(), GateCommits{Base: base, Source: base}, p)
 	if !errors.Is(err, gates.ErrRefused) {
 		t.Fatalf("want a refusal, got %v", err)
 	}
@@ -42,7 +42,7 @@ func TestGateRefusesAndRecordsOverrides(t *testing.T) {
 	}
 	p = plan()
 	overrides := map[string]string{"sourceHealthy": "preprod verified by hand", "minSoak": "hotfix", "syncWindow": "CAB-7 emergency change"}
-	if err := GatesFor(checker, overrides, "alice")(context.Background(), base, plumbing.ZeroHash, p); err != nil {
+	if err := GatesFor(checker, overrides, "alice")(context.Background(), GateCommits{Base: base}, p); err != nil {
 		t.Fatalf("overridden: %v", err)
 	}
 	msg := p.Message(shas[2])
@@ -57,7 +57,7 @@ func TestGateRefusesAndRecordsOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := GatesFor(checker, nil, "alice")(context.Background(), base, base, pin); err != nil || pin.Gates != nil {
+	if err := GatesFor(checker, nil, "alice")(context.Background(), GateCommits{Base: base, Source: base}, pin); err != nil || pin.Gates != nil {
 		t.Errorf("pin: %v %+v", err, pin.Gates)
 	}
 }
