@@ -10,7 +10,10 @@
 #     their jobs there: plan-preprod, manifest-diff as in a merge request
 #     pipeline, and the manual promote-preprod (mode push, into the bare
 #     remote, after main moved past the pipeline's commit: it must promote
-#     qa as it is on main). Each job's result is checked.
+#     qa as it is on main); then, with prod gated on preprod's health,
+#     plan-prod and promote-prod: a gate refusal is an allowed exit 3 in
+#     plan-prod, promote-prod still runs (needs) and refuses, and an
+#     override variable lets it push. Each job's result is checked.
 # No container runtime runs here: the jobs run under gitlab-ci-local's
 # shell executor with bin/ on PATH (the image itself is tested by
 # internal/ciimage). That is the one difference from GitLab, and the only
@@ -93,11 +96,23 @@ include:
       to: preprod
       image: registry.example.com/platform/gitops-promote:1.0.0
       mode: push
+  - local: .gitops-promote/templates/promote.yml
+    inputs:
+      from: preprod
+      to: prod
+      image: registry.example.com/platform/gitops-promote:1.0.0
+      mode: push
   - local: .gitops-promote/templates/manifestdiff.yml
     inputs:
       image: registry.example.com/platform/gitops-promote:1.0.0
 # as docs/gitlab-ci.md maps each job's token: merged into the component's job
+plan-preprod:
+  variables: {GITLAB_TOKEN: $PROMOTE_READ_TOKEN}
 promote-preprod:
+  variables: {GITLAB_TOKEN: $PROMOTE_TOKEN}
+plan-prod:
+  variables: {GITLAB_TOKEN: $PROMOTE_READ_TOKEN}
+promote-prod:
   variables: {GITLAB_TOKEN: $PROMOTE_TOKEN}
 YAML
 
@@ -160,6 +175,44 @@ if [ "$before" != "$after" ] && [ "$msg" = "chore(preprod): promote versions fro
   ok "promote-preprod: checked preprod, pushed \"$msg\" by $author, qa read at origin/main"
 else
   fail "promote-preprod (remote main $before -> $after, \"$msg\"):"$'\n'"$out"
+fi
+
+# ---- 3. gates: prod is gated on preprod's health, which GitLab cannot
+# tell here (no GitLab API: the gate cannot be evaluated, as with a token
+# that cannot read statuses). plan-prod exits 3, which the component
+# allows: a warning, and promote-prod, which needs plan-prod, still runs.
+# It refuses too, unless the person running it gives an override reason
+# as a job variable; the commit records it.
+git -C "$repo" fetch -q origin
+git -C "$repo" checkout -q --detach origin/main
+printf 'gates:\n  prod: {sourceHealthy: true}\n' >>"$repo/.promote.yaml"
+git -C "$repo" commit -qam "chore: gate prod on preprod's health"
+git -C "$repo" push -q origin HEAD:main
+git -C "$repo" fetch -q origin
+out=$(run_job plan-prod) || true
+if grep -q "refused by gate sourceHealthy: cannot evaluate: GitLab is not configured" <<<"$out" &&
+  grep -q "plan-prod.*WARN 3" <<<"$out" && ! grep -q "FAIL" <<<"$out"; then
+  ok "plan-prod: a gate refusal exits 3, allowed: a warning, not a failed pipeline"
+else
+  fail "plan-prod (gate refusal):"$'\n'"$out"
+fi
+before=$(git -C "$work/remote.git" rev-parse main)
+out=$(run_job promote-prod --needs) || true
+after=$(git -C "$work/remote.git" rev-parse main)
+if grep -q "plan-prod.*WARN 3" <<<"$out" && grep -q "promote-prod.*FAIL 3" <<<"$out" &&
+  [ "$(grep -c "refused by gate sourceHealthy" <<<"$out")" -ge 2 ] && [ "$before" = "$after" ]; then
+  ok "promote-prod: runs after plan-prod's warning (needs), refuses with exit 3, pushes nothing"
+else
+  fail "promote-prod (needs plan-prod, no override; remote main $before -> $after):"$'\n'"$out"
+fi
+reason="preprod checked by hand, INC-4711"
+out=$(run_job promote-prod --variable "PROMOTE_OVERRIDE_SOURCE_HEALTHY=$reason") || true
+trailer=$(git -C "$work/remote.git" log -1 --format=%B main | grep '^Gate-Overridden: ' || true)
+if grep -q "PASS.*promote-prod" <<<"$out" && [ "$(git -C "$work/remote.git" log -1 --format=%s main)" = \
+  "chore(prod): promote versions from preprod [skip ci]" ] && [[ "$trailer" == "Gate-Overridden: sourceHealthy by "*": $reason" ]]; then
+  ok "promote-prod with PROMOTE_OVERRIDE_SOURCE_HEALTHY: pushed, the commit records \"$trailer\""
+else
+  fail "promote-prod (override; trailer \"$trailer\"):"$'\n'"$out"
 fi
 
 echo "test-ci-local: $passed passed, $failed failed"
