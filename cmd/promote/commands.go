@@ -27,8 +27,12 @@ of order, a chartVersion downgrade, a floating version, a key missing in
 the target, uncommitted changes in a file the promotion edits, ordering
 findings in DST, the gates of DST configured in .promote.yaml) and takes
 the same overrides. It writes nothing. It makes no network calls but
-those the gates need (GitLab commit statuses, see docs/gates.md), so it
-does not look chart versions up in their repositories; apply does.`,
+those the gates need (GitLab commit statuses, read along
+refs/remotes/REMOTE/BRANCH as apply reads them, see docs/gates.md), so it
+does not look chart versions up in their repositories; apply does.
+
+Exit codes: 0 success, 1 any error, 2 changes with --detailed-exitcode,
+3 a gate refused (or cannot be evaluated), for plan and apply alike.`,
 		Example: `  promote plan --from qa --to preprod
   promote plan --from preprod --to prod --only dlt-node.backend -o json
   promote plan --from qa --to preprod --detailed-exitcode   # exit 2 when there is something to promote`,
@@ -37,7 +41,7 @@ does not look chart versions up in their repositories; apply does.`,
 	remoteFlags(cmd, o, "`REMOTE` whose --branch the gates read deployment statuses along, as apply does",
 		"`BRANCH` apply would promote into: the gates walk refs/remotes/REMOTE/BRANCH for statuses")
 	cmd.Flags().BoolVar(&o.detailedExitCode, "detailed-exitcode", false,
-		"exit 0 when there is nothing to promote, 2 when there are changes, 1 on errors (as terraform plan)")
+		"exit 0 when there is nothing to promote, 2 when there are changes, 1 on errors (as terraform plan); 3 when a gate refused, with or without it")
 	repoFlag(cmd, o)
 	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
 	return f.verb(o, cmd)
@@ -72,7 +76,10 @@ With --merge-request (for a protected branch) the change is built on the
 remote --branch's tip, pushed to promote/SRC-to-DST, and its GitLab merge
 request is opened or updated; nothing local moves. It needs CI_API_V4_URL
 and CI_PROJECT_ID (set by GitLab CI) and GITLAB_TOKEN (a project or group
-access token with the api scope, stored as a masked CI/CD variable).`,
+access token with the api scope, stored as a masked CI/CD variable).
+
+A gate of DST in .promote.yaml that refuses exits 3, before anything is
+written (docs/gates.md).`,
 		Example: `  promote apply --from qa --to preprod --push
   promote apply --from preprod --to prod --merge-request
   promote apply --from qa --to preprod --only dlt-node.backend,shared-services --push`,
@@ -119,7 +126,14 @@ a templated revision, a file that does not parse; and the ordering rules:
 a sync-wave that is not an integer, a gitops-promote/depends-on edge to an
 app that is missing or not in an earlier wave, a dependency cycle, an
 empty or missing RollingSync step, auto-sync in a manualSync environment,
-an app missing from one environment or in another wave there.`,
+an app missing from one environment or in another wave there; and the
+AppProject sync windows (appProjects and each environment's manifests):
+a window Argo CD rejects or misreads (kind, schedule, duration, unknown
+time zone), a schedule that never fires, a deny window active around the
+clock, an AppProject defined twice.
+
+Each finding is one line, "file:line: ENV [rule] message" (the location
+left out when there is none); -o json lists them with their rule ids.`,
 		Example: `  promote check
   promote check --env prod -o json`,
 	}

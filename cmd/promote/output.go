@@ -154,23 +154,30 @@ func writeFindings(ios *ioStreams, o *options, envs []string, fs []promote.Findi
 		}{envs, len(fs) == 0, nonNil(fs)})
 	}
 	for _, f := range fs {
-		loc := f.File
-		if f.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
-		}
-		if loc == "" {
-			loc = "(" + f.Env + ")"
-		}
-		app := ""
-		if f.App != "" {
-			app = " " + f.App + ":"
-		}
-		fmt.Fprintf(ios.Out, "%s: %s [%s]%s %s\n", loc, f.Env, f.Rule, app, f.Message)
+		fmt.Fprintln(ios.Out, findingLine(f))
 	}
 	if len(fs) == 0 {
 		fmt.Fprintf(ios.Out, "ok: %s: no findings\n", strings.Join(envs, ", "))
 	}
 	return nil
+}
+
+// findingLine is one finding: "file:line: env [rule] app: message", the
+// location left out when the finding has none (not "(env): env").
+func findingLine(f promote.Finding) string {
+	var b strings.Builder
+	switch {
+	case f.File != "" && f.Line > 0:
+		fmt.Fprintf(&b, "%s:%d: ", f.File, f.Line)
+	case f.File != "":
+		b.WriteString(f.File + ": ")
+	}
+	fmt.Fprintf(&b, "%s [%s] ", f.Env, f.Rule)
+	if f.App != "" {
+		b.WriteString(f.App + ": ")
+	}
+	b.WriteString(f.Message)
+	return b.String()
 }
 
 func noteText(n promote.Note) string {

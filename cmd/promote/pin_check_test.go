@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
 func TestPinChartVersionRepinsSources(t *testing.T) {
@@ -108,5 +109,27 @@ func TestInitDraftsAValidConfig(t *testing.T) {
 	again := f.run(t, nil, "init")
 	if again.code != 1 || !strings.Contains(again.errOut, "already exists") {
 		t.Errorf("second init: exit %d %q", again.code, again.errOut)
+	}
+}
+
+// A finding prints as "file:line: env [rule] app: message"; without a
+// file or an app those parts are left out, not shown as "(qa): qa".
+func TestFindingLine(t *testing.T) {
+	for _, c := range []struct {
+		f    promote.Finding
+		want string
+	}{
+		{promote.Finding{Env: "prod", Rule: "sync-window-invalid", File: "argocd/projects.yaml", Line: 14, Message: "bad schedule"},
+			"argocd/projects.yaml:14: prod [sync-window-invalid] bad schedule"},
+		{promote.Finding{Env: "qa", Rule: "manifest-unreadable", File: "argocd/qa/apps.yaml", Message: "does not parse"},
+			"argocd/qa/apps.yaml: qa [manifest-unreadable] does not parse"},
+		{promote.Finding{Env: "qa", Rule: "manifest-unreadable", Message: "appProjects: bad pattern"},
+			"qa [manifest-unreadable] appProjects: bad pattern"},
+		{promote.Finding{Env: "prod", Rule: "env-parity", App: "ledger-gateway", Message: "missing in prod"},
+			"prod [env-parity] ledger-gateway: missing in prod"},
+	} {
+		if got := findingLine(c.f); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
 	}
 }
