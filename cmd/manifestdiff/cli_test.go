@@ -45,6 +45,7 @@ func TestReleaseBinary(t *testing.T) {
 		clitest.CheckVersion(t, bin, "manifestdiff", true)
 	})
 	t.Run("library output on stderr", func(t *testing.T) { checkLibraryStderr(t, bin) })
+	t.Run("kustomize helm charts", func(t *testing.T) { checkReleaseKustHelm(t, bin) })
 	t.Run("bash completion", func(t *testing.T) {
 		f := newFleet(t)
 		got := clitest.BashComplete(t, bin, f.Dir,

@@ -13,11 +13,17 @@ import (
 	"syscall"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
 
 type ioStreams = cli.IOStreams
 
 func main() {
+	// Started by kustomize as its helm (helmCharts with --enable-helm):
+	// answer for the run that started the build, and nothing else.
+	if code, handled := kustomizehelm.Main(os.Args); handled {
+		os.Exit(code)
+	}
 	ios := cli.System() // the real stderr, before captureStderr replaces os.Stderr
 	flush, err := captureStderr(newLogger(ios.ErrOut, false, ios.ErrTTY))
 	if err != nil {

@@ -66,6 +66,10 @@ type Request struct {
 	// KustomizeBuildOptions is argocd-cm's kustomize.buildOptions, added
 	// to every `kustomize build` Argo CD runs.
 	KustomizeBuildOptions string
+	// KustomizeHelmMajor is the major of the helm binary Argo CD's image
+	// bundles (config.ArgoCD.HelmMajor), which kustomize runs to inflate
+	// helmCharts with --enable-helm.
+	KustomizeHelmMajor int
 }
 
 // HelmRequest is a Helm source's `helm template` inputs.
@@ -219,6 +223,7 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 	case KindKustomize:
 		req.Kustomize = src.Kustomize
 		req.KustomizeBuildOptions = cfg.Argo.Kustomize.BuildOptions
+		req.KustomizeHelmMajor = cfg.Argo.HelmMajor()
 		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
 	default:
 		kind := src.Kind

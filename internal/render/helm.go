@@ -23,6 +23,9 @@ type Request struct {
 	Namespace string
 	// Chart is a packaged chart (.tgz), dependencies included.
 	Chart []byte
+	// ChartDir, when set instead of Chart, is a chart directory on disk,
+	// loaded as `helm template DIR` loads it (kustomize's helmCharts).
+	ChartDir string
 	// ValueFiles are applied in order (-f); later files win.
 	ValueFiles []NamedBytes
 	// Values is helm.values / helm.valuesObject as YAML, applied after
@@ -38,6 +41,9 @@ type Request struct {
 	SkipCrds bool
 	// SkipTests drops test hooks (--skip-tests, helm.skipTests).
 	SkipTests bool
+	// NoHooks drops every hook from the output (--no-hooks, kustomize's
+	// skipHooks).
+	NoHooks bool
 	// SkipSchemaValidation disables values.schema.json checks
 	// (--skip-schema-validation, helm.skipSchemaValidation).
 	SkipSchemaValidation bool
@@ -78,7 +84,7 @@ func helmRender(ctx context.Context, req Request) ([]byte, *chart.Chart, *Error)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, rerr.wrap(err)
 	}
-	ch, err := loader.LoadArchive(bytes.NewReader(req.Chart))
+	ch, err := loadChart3(req)
 	if err != nil {
 		return nil, nil, rerr.wrap(fmt.Errorf("load chart: %w", err))
 	}
@@ -98,7 +104,14 @@ func helmRender(ctx context.Context, req Request) ([]byte, *chart.Chart, *Error)
 	if err != nil {
 		return nil, ch, rerr.wrap(err)
 	}
-	return templateOutput(rel, req.SkipTests), ch, nil
+	return templateOutput(rel, req), ch, nil
+}
+
+func loadChart3(req Request) (*chart.Chart, error) {
+	if req.ChartDir != "" {
+		return loader.Load(req.ChartDir)
+	}
+	return loader.LoadArchive(bytes.NewReader(req.Chart))
 }
 
 // newInstall configures an install action exactly as `helm template`
@@ -151,11 +164,14 @@ func checkInstallable(ch *chart.Chart) error {
 }
 
 // templateOutput formats a dry-run release like cmd/helm/template.go.
-func templateOutput(rel *release.Release, skipTests bool) []byte {
+func templateOutput(rel *release.Release, req Request) []byte {
 	var b bytes.Buffer
 	fmt.Fprintln(&b, strings.TrimSpace(rel.Manifest))
+	if req.NoHooks {
+		return b.Bytes()
+	}
 	for _, h := range rel.Hooks {
-		if skipTests && isTestHook(h) {
+		if req.SkipTests && isTestHook(h) {
 			continue
 		}
 		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", h.Path, h.Manifest)

@@ -36,7 +36,7 @@ func Helm4(ctx context.Context, req Request) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ch, err := loader4.LoadArchive(bytes.NewReader(req.Chart))
+	ch, err := loadChart4(req)
 	if err != nil {
 		return nil, rerr.wrap(fmt.Errorf("load chart: %w", err))
 	}
@@ -60,7 +60,14 @@ func Helm4(ctx context.Context, req Request) (out []byte, err error) {
 	if !ok {
 		return nil, rerr.wrap(fmt.Errorf("helm 4 returned a %T, not a v1 release", res))
 	}
-	return templateOutput4(rel, req.SkipTests), nil
+	return templateOutput4(rel, req), nil
+}
+
+func loadChart4(req Request) (chart4.Charter, error) {
+	if req.ChartDir != "" {
+		return loader4.Load(req.ChartDir)
+	}
+	return loader4.LoadArchive(bytes.NewReader(req.Chart))
 }
 
 // quietHelm4 receives the log records of Helm 4 actions, which would
@@ -114,11 +121,14 @@ func checkInstallable4(ch chart4.Charter, acc chart4.Accessor) error {
 
 // templateOutput4 formats a dry-run release like Helm 4's pkg/cmd/template.go
 // (the same layout as Helm 3's).
-func templateOutput4(rel *release4.Release, skipTests bool) []byte {
+func templateOutput4(rel *release4.Release, req Request) []byte {
 	var b bytes.Buffer
 	fmt.Fprintln(&b, strings.TrimSpace(rel.Manifest))
+	if req.NoHooks {
+		return b.Bytes()
+	}
 	for _, h := range rel.Hooks {
-		if skipTests && slices.Contains(h.Events, release4.HookTest) {
+		if req.SkipTests && slices.Contains(h.Events, release4.HookTest) {
 			continue
 		}
 		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", h.Path, h.Manifest)

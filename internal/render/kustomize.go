@@ -1,11 +1,13 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -31,7 +33,7 @@ var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Ku
 // base and component must be a directory of fsys: remote bases, or paths
 // kustomize would try to clone, are ErrOffline, and nothing is fetched.
 func Kustomize(fsys fs.FS, dir string) ([]byte, error) {
-	return kustomize(fsys, dir, buildFlags{reorder: krusty.ReorderOptionUnspecified, restrict: types.LoadRestrictionsRootOnly})
+	return kustomize(context.Background(), fsys, dir, buildFlags{reorder: krusty.ReorderOptionUnspecified, restrict: types.LoadRestrictionsRootOnly}, nil)
 }
 
 // kustomize runs `kustomize build dir` with the flags of
@@ -39,34 +41,32 @@ func Kustomize(fsys fs.FS, dir string) ([]byte, error) {
 // kustomization's sortOptions if it has them, else the legacy order
 // (Namespaces first...): the library's own default, none, would keep
 // the input order.
-func kustomize(fsys fs.FS, dir string, bf buildFlags) ([]byte, error) {
-	roots := map[string]bool{}
-	if err := kustomizeRoots(fsys, path.Clean(dir), roots, 0); err != nil {
+//
+// The build runs in memory. A kustomization that inflates Helm charts
+// with Helm enabled is built again on a copy on disk with helm answered
+// by this process (kustomizeWithHelm); without h it is ErrNeedsHelm.
+func kustomize(ctx context.Context, fsys fs.FS, dir string, bf buildFlags, h *KustomizeHelm) ([]byte, error) {
+	st := &staging{fsys: fsys, dir: path.Clean(dir), roots: map[string]bool{}, whole: bf.restrict == types.LoadRestrictionsNone}
+	if err := kustomizeRoots(fsys, st.dir, st.roots, 0); err != nil {
 		return nil, err
 	}
 	mem := filesys.MakeFsInMemory()
-	whole := bf.restrict == types.LoadRestrictionsNone
-	if whole {
-		// files outside the kustomization roots may be read: the whole
-		// repository goes in
-		if err := copyRepo(fsys, path.Clean(dir), mem); err != nil {
-			return nil, err
-		}
-	}
-	for root := range roots {
-		if coveredBy(root, roots) || whole && repoRoot(root) == repoRoot(path.Clean(dir)) {
-			continue // copied with a root above it, or with the repository
-		}
-		if err := copyTree(fsys, root, mem); err != nil {
-			return nil, err
-		}
+	if err := st.copyTo(mem, "/"); err != nil {
+		return nil, err
 	}
 	m, err := krusty.MakeKustomizer(bf.options()).Run(mem, path.Join("/", dir))
 	if err != nil {
-		if err := bf.explain(err); errors.Is(err, ErrNeedsHelm) || errors.Is(err, ErrNeedsPlugins) {
+		err = bf.explain(err)
+		switch {
+		case errors.Is(err, ErrNeedsHelm) && h != nil:
+			if m, err = kustomizeWithHelm(ctx, st, bf, h); err != nil {
+				return nil, err
+			}
+		case errors.Is(err, ErrNeedsHelm) || errors.Is(err, ErrNeedsPlugins):
 			return nil, err
+		default:
+			return nil, fmt.Errorf("kustomize build %s: %s", dir, oneLine(err.Error()))
 		}
-		return nil, fmt.Errorf("kustomize build %s: %s", dir, oneLine(err.Error()))
 	}
 	if err := managedByVersion(m); err != nil {
 		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
@@ -79,6 +79,35 @@ func kustomize(fsys fs.FS, dir string, bf buildFlags) ([]byte, error) {
 		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
 	}
 	return out, nil
+}
+
+// staging is what a build copies out of the tree: every kustomization
+// root it reaches, or with LoadRestrictionsNone (files outside the roots
+// may be read) the whole repository dir belongs to.
+type staging struct {
+	fsys  fs.FS
+	dir   string
+	roots map[string]bool
+	whole bool
+}
+
+// copyTo writes the staged files into dst below prefix ("/" in memory, a
+// temporary directory on disk).
+func (st *staging) copyTo(dst filesys.FileSystem, prefix string) error {
+	if st.whole {
+		if err := copyRepo(st.fsys, st.dir, dst, prefix); err != nil {
+			return err
+		}
+	}
+	for root := range st.roots {
+		if coveredBy(root, st.roots) || st.whole && repoRoot(root) == repoRoot(st.dir) {
+			continue // copied with a root above it, or with the repository
+		}
+		if err := copyTree(st.fsys, root, dst, prefix); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // kustomizeRoots collects dir and every local kustomization it reaches
@@ -159,13 +188,13 @@ func coveredBy(dir string, roots map[string]bool) bool {
 	return false
 }
 
-func copyTree(fsys fs.FS, root string, mem filesys.FileSystem) error {
+func copyTree(fsys fs.FS, root string, dst filesys.FileSystem, prefix string) error {
 	return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			return mem.MkdirAll(path.Join("/", p))
+			return dst.MkdirAll(filepath.Join(prefix, filepath.FromSlash(p)))
 		}
 		if !d.Type().IsRegular() {
 			return nil // links are not followed, as Argo CD refuses out-of-repo ones
@@ -174,7 +203,7 @@ func copyTree(fsys fs.FS, root string, mem filesys.FileSystem) error {
 		if err != nil {
 			return err
 		}
-		return mem.WriteFile(path.Join("/", p), data)
+		return dst.WriteFile(filepath.Join(prefix, filepath.FromSlash(p)), data)
 	})
 }
 

@@ -1,11 +1,14 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -17,16 +20,15 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/gitops-promote/gitops-promote/internal/gitsource"
+	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
 
 // Kustomize build options (argocd-cm kustomize.buildOptions) that need
 // something Argo CD's repo-server has and an offline render must not run.
 var (
 	// ErrNeedsHelm: --enable-helm and a kustomization that inflates Helm
-	// charts (helmCharts), which kustomize does by running the helm
-	// binary. The Helm SDK linked here cannot stand in: kustomize's
-	// generator only knows how to execute a command, and its output
-	// depends on that binary's version and flags.
+	// charts (helmCharts), built without a KustomizeHelm to answer the
+	// helm commands kustomize runs.
 	ErrNeedsHelm = errors.New("needs --enable-helm's helm binary")
 	// ErrNeedsPlugins: --enable-alpha-plugins and a kustomization that
 	// uses an external plugin (an exec or container KRM function), which
@@ -48,13 +50,26 @@ type buildFlags struct {
 	plugins   bool
 	managedBy bool
 	output    string // -o: kustomize writes a file, stdout stays empty
+
+	// --helm-command names the binary kustomize runs; this process
+	// answers instead, with the Helm major of Argo CD's image.
+	helmCommand     string
+	helmAPIVersions []string
+	helmKubeVersion string
+	helmDebug       bool
 }
 
+// helmEnabled: kustomize's HonorKustomizeFlags turns the Helm generator
+// on with --enable-helm, and with --enable-alpha-plugins whose plugin
+// configuration enables it too.
+func (bf buildFlags) helmEnabled() bool { return bf.helm || bf.plugins }
+
 // parseBuildOptions parses options as Argo CD hands them to kustomize:
-// split on white space and appended to `kustomize build <path>`.
-func parseBuildOptions(options string) (buildFlags, error) {
-	bf := buildFlags{reorder: krusty.ReorderOptionUnspecified, restrict: types.LoadRestrictionsRootOnly}
-	if strings.TrimSpace(options) == "" {
+// split on white space and appended to `kustomize build <path>`, then
+// the arguments Argo CD adds after them (argoArgs).
+func parseBuildOptions(options string, argoArgs ...string) (buildFlags, error) {
+	bf := buildFlags{reorder: krusty.ReorderOptionUnspecified, restrict: types.LoadRestrictionsRootOnly, helmCommand: "helm"}
+	if strings.TrimSpace(options) == "" && len(argoArgs) == 0 {
 		return bf, nil
 	}
 	fl := pflag.NewFlagSet("build", pflag.ContinueOnError)
@@ -73,12 +88,12 @@ func parseBuildOptions(options string) (buildFlags, error) {
 	fl.StringVar(&reorder, "reorder", string(krusty.ReorderOptionLegacy), "")
 	fl.BoolVar(&bf.managedBy, "enable-managedby-label", false, "")
 	fl.BoolVar(&bf.helm, "enable-helm", false, "")
-	fl.StringVar(&str, "helm-command", "helm", "")
-	fl.StringArrayVar(&strs, "helm-api-versions", nil, "")
-	fl.StringVar(&str, "helm-kube-version", "", "")
-	fl.BoolVar(&on, "helm-debug", false, "")
+	fl.StringVar(&bf.helmCommand, "helm-command", "helm", "")
+	fl.StringArrayVar(&bf.helmAPIVersions, "helm-api-versions", nil, "")
+	fl.StringVar(&bf.helmKubeVersion, "helm-kube-version", "", "")
+	fl.BoolVar(&bf.helmDebug, "helm-debug", false, "")
 	fl.BoolVar(&on, "enable-exec", false, "")
-	if err := fl.Parse(strings.Fields(options)); err != nil {
+	if err := fl.Parse(append(strings.Fields(options), argoArgs...)); err != nil {
 		return bf, err
 	}
 	if len(fl.Args()) > 0 {
@@ -106,7 +121,7 @@ func parseBuildOptions(options string) (buildFlags, error) {
 
 // options are the krusty options of a build with these flags. Helm
 // charts and external plugins stay off whatever the flags say: see
-// ErrNeedsHelm and ErrNeedsPlugins.
+// ErrNeedsHelm and ErrNeedsPlugins; kustomizeWithHelm turns Helm on.
 func (bf buildFlags) options() *krusty.Options {
 	opts := krusty.MakeDefaultOptions()
 	opts.Reorder = bf.reorder
@@ -120,7 +135,7 @@ func (bf buildFlags) options() *krusty.Options {
 func (bf buildFlags) explain(err error) error {
 	msg := err.Error()
 	switch {
-	case bf.helm && strings.Contains(msg, "must specify --enable-helm"):
+	case bf.helmEnabled() && strings.Contains(msg, "must specify --enable-helm"):
 		return ErrNeedsHelm
 	case bf.plugins && strings.Contains(msg, "external plugins disabled"):
 		return fmt.Errorf("%w (%s)", ErrNeedsPlugins, oneLine(msg))
@@ -159,7 +174,7 @@ func repoRoot(dir string) string {
 // copyRepo copies the repository dir belongs to (other mounted
 // repositories left out): with LoadRestrictionsNone a kustomization may
 // read any of its files.
-func copyRepo(fsys fs.FS, dir string, mem filesys.FileSystem) error {
+func copyRepo(fsys fs.FS, dir string, dst filesys.FileSystem, prefix string) error {
 	root := repoRoot(dir)
 	return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -169,7 +184,7 @@ func copyRepo(fsys fs.FS, dir string, mem filesys.FileSystem) error {
 			if root == "." && p == gitsource.MountDir {
 				return fs.SkipDir
 			}
-			return mem.MkdirAll(path.Join("/", p))
+			return dst.MkdirAll(filepath.Join(prefix, filepath.FromSlash(p)))
 		}
 		if !d.Type().IsRegular() {
 			return nil
@@ -178,6 +193,45 @@ func copyRepo(fsys fs.FS, dir string, mem filesys.FileSystem) error {
 		if err != nil {
 			return err
 		}
-		return mem.WriteFile(path.Join("/", p), data)
+		return dst.WriteFile(filepath.Join(prefix, filepath.FromSlash(p)), data)
 	})
+}
+
+// kustomizeWithHelm builds the staged tree again on a copy on disk, with
+// kustomize's Helm generator on and its helm command answered by this
+// process (internal/render/kustomizehelm over h). On disk, because the
+// generator looks for charts in the chart home, and helm pulls them
+// there, with the os package, not through kustomize's file system. A
+// failing helm command is reported with its own error, which names the
+// chart and its repository's host.
+func kustomizeWithHelm(ctx context.Context, st *staging, bf buildFlags, h *KustomizeHelm) (resmap.ResMap, error) {
+	if bf.helmCommand == "" {
+		return nil, fmt.Errorf("kustomize build %s: must specify --helm-command", st.dir)
+	}
+	tmp, err := os.MkdirTemp("", "gitops-promote-kustomize-")
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", st.dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	disk := filesys.MakeFsOnDisk()
+	if err := st.copyTo(disk, tmp); err != nil {
+		return nil, fmt.Errorf("kustomize build %s: staging on disk: %w", st.dir, err)
+	}
+	cmd, err := kustomizehelm.Start(ctx, kustomizeHelmBackend{*h})
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: helm charts: %w", st.dir, err)
+	}
+	defer cmd.Close()
+	opts := bf.options()
+	opts.PluginConfig.HelmConfig = types.HelmConfig{Enabled: true, Command: cmd.Path,
+		ApiVersions: bf.helmAPIVersions, KubeVersion: bf.helmKubeVersion, Debug: bf.helmDebug}
+	m, err := krusty.MakeKustomizer(opts).Run(disk, filepath.Join(tmp, filepath.FromSlash(st.dir)))
+	if err != nil {
+		if herr := cmd.Err(); herr != nil {
+			return nil, fmt.Errorf("kustomize build %s: %w", st.dir, herr)
+		}
+		msg := strings.ReplaceAll(oneLine(err.Error()), tmp+string(filepath.Separator), "")
+		return nil, fmt.Errorf("kustomize build %s: %s", st.dir, strings.ReplaceAll(msg, cmd.Path, "helm"))
+	}
+	return m, nil
 }

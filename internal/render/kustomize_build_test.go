@@ -71,7 +71,7 @@ func TestKustomizeBuildOptionsParity(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want, wantErr := kustomizeBuildCLI(t, bin, tree, tc.dir, tc.options)
-			got, gotErr := KustomizeBuild(tree, tc.dir, &argo.KustomizeOptions{}, tc.options)
+			got, gotErr := KustomizeBuild(t.Context(), tree, tc.dir, &argo.KustomizeOptions{}, tc.options, nil)
 			if (wantErr != nil) != tc.wantErr || (gotErr != nil) != tc.wantErr {
 				t.Fatalf("kustomize CLI error = %v\nours = %v\nwant an error: %v", wantErr, gotErr, tc.wantErr)
 			}
@@ -89,25 +89,26 @@ func TestKustomizeBuildOptionsParity(t *testing.T) {
 }
 
 // TestKustomizeBuildNeedsTools: --enable-helm with a kustomization that
-// inflates a chart, and --enable-alpha-plugins with one that runs an exec
-// function, would run a binary in Argo CD's repo-server (helm, the
-// function): never here. They are ErrNeedsHelm and ErrNeedsPlugins, which
-// the kustomize renderer reports as not rendered, naming the option.
+// inflates a chart needs a KustomizeHelm to answer kustomize's helm
+// commands (the renderer always gives one): without it the build is
+// ErrNeedsHelm. --enable-alpha-plugins with an exec function would run a
+// binary of the repository: ErrNeedsPlugins, which the kustomize renderer
+// reports as not rendered, naming the option.
 func TestKustomizeBuildNeedsTools(t *testing.T) {
 	tree := buildTree()
-	_, err := KustomizeBuild(tree, "apps/helm", &argo.KustomizeOptions{}, "--enable-helm")
+	_, err := KustomizeBuild(t.Context(), tree, "apps/helm", &argo.KustomizeOptions{}, "--enable-helm", nil)
 	if !errors.Is(err, ErrNeedsHelm) {
 		t.Errorf("helm chart with --enable-helm: err = %v", err)
 	}
-	_, err = KustomizeBuild(tree, "apps/fn", &argo.KustomizeOptions{}, "--enable-alpha-plugins --enable-exec")
+	_, err = KustomizeBuild(t.Context(), tree, "apps/fn", &argo.KustomizeOptions{}, "--enable-alpha-plugins --enable-exec", nil)
 	if !errors.Is(err, ErrNeedsPlugins) {
 		t.Errorf("exec function with --enable-alpha-plugins: err = %v", err)
 	}
-	req := &argo.Request{Env: "qa", App: "web", Kind: argo.KindKustomize, Path: "apps/helm",
-		Source: argo.Source{Path: "apps/helm"}, KustomizeBuildOptions: "--enable-helm"}
+	req := &argo.Request{Env: "qa", App: "web", Kind: argo.KindKustomize, Path: "apps/fn",
+		Source: argo.Source{Path: "apps/fn"}, KustomizeBuildOptions: "--enable-alpha-plugins --enable-exec"}
 	_, err = KustomizeSource{}.Render(t.Context(), Input{FS: tree}, req)
-	if !errors.Is(err, argo.ErrNotRendered) || !strings.Contains(err.Error(), "needs --enable-helm's helm binary") {
-		t.Errorf("renderer: err = %v, want not rendered, needing the helm binary", err)
+	if !errors.Is(err, argo.ErrNotRendered) || !strings.Contains(err.Error(), "needs --enable-alpha-plugins' external plugins") {
+		t.Errorf("renderer: err = %v, want not rendered, needing external plugins", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,30 +25,49 @@ import (
 // fix, change, write back), on an overlay of fsys: the tree is never
 // modified. opts must already carry Argo CD's environment substitution.
 func KustomizeWithOptions(fsys fs.FS, dir string, opts *argo.KustomizeOptions) ([]byte, error) {
-	return KustomizeBuild(fsys, dir, opts, "")
+	return KustomizeBuild(context.Background(), fsys, dir, opts, "", nil)
 }
 
 // KustomizeBuild is KustomizeWithOptions with Argo CD's server-wide
 // kustomize.buildOptions (argocd-cm) added to `kustomize build`, parsed
 // and applied as kustomize does: --load-restrictor, --reorder,
-// --enable-managedby-label take effect; --enable-helm and
-// --enable-alpha-plugins change nothing until a kustomization inflates a
-// Helm chart or runs an external plugin, which is then ErrNeedsHelm or
+// --enable-managedby-label take effect; --enable-helm (or
+// --enable-alpha-plugins) lets a kustomization inflate Helm charts, with
+// the helm of h (nil: ErrNeedsHelm); an external plugin is
 // ErrNeedsPlugins; a flag kustomize does not know is an error, as there.
-func KustomizeBuild(fsys fs.FS, dir string, opts *argo.KustomizeOptions, buildOptions string) ([]byte, error) {
+// When the options contain --enable-helm, h's capabilities are appended
+// as Argo CD appends them (--helm-kube-version, --helm-api-versions).
+func KustomizeBuild(ctx context.Context, fsys fs.FS, dir string, opts *argo.KustomizeOptions, buildOptions string, h *KustomizeHelm) ([]byte, error) {
 	dir = path.Clean(dir)
-	bf, err := parseBuildOptions(buildOptions)
+	bf, err := parseBuildOptions(buildOptions, argoHelmArgs(buildOptions, h)...)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build %s %s: %w", dir, strings.Join(strings.Fields(buildOptions), " "), err)
 	}
 	if !opts.Edits() {
-		return kustomize(fsys, dir, bf)
+		return kustomize(ctx, fsys, dir, bf, h)
 	}
 	name, data, err := kustomizeEdits(fsys, dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	return kustomize(overlayFS{FS: fsys, name: path.Join(dir, name), data: data}, dir, bf)
+	return kustomize(ctx, overlayFS{FS: fsys, name: path.Join(dir, name), data: data}, dir, bf, h)
+}
+
+// argoHelmArgs are the arguments the repo-server appends to `kustomize
+// build` when the build options mention --enable-helm (a plain substring
+// test, as there): the destination's Kubernetes version and API versions.
+func argoHelmArgs(buildOptions string, h *KustomizeHelm) []string {
+	if h == nil || !strings.Contains(buildOptions, "--enable-helm") {
+		return nil
+	}
+	var args []string
+	if h.KubeVersion != "" {
+		args = append(args, "--helm-kube-version", h.KubeVersion)
+	}
+	for _, v := range h.APIVersions {
+		args = append(args, "--helm-api-versions", v)
+	}
+	return args
 }
 
 // kustomizeEdits returns the kustomization file's name in dir and its

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 
+	k8sversion "k8s.io/apimachinery/pkg/util/version"
+
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
@@ -130,7 +132,12 @@ func (KustomizeSource) Render(ctx context.Context, in Input, req *argo.Request) 
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
-	m, err := KustomizeBuild(fsys, req.Path, opts, req.KustomizeBuildOptions)
+	kv, err := argoKubeVersion(req.KubeVersion)
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
+	}
+	h := &KustomizeHelm{Charts: in.Charts, Major: req.KustomizeHelmMajor, KubeVersion: kv, APIVersions: req.APIVersions}
+	m, err := KustomizeBuild(ctx, fsys, req.Path, opts, req.KustomizeBuildOptions, h)
 	if errors.Is(err, ErrOffline) || errors.Is(err, ErrNeedsHelm) || errors.Is(err, ErrNeedsPlugins) {
 		return nil, argo.NotRendered("kustomize source %s not rendered: %s", src.Path, err)
 	}
@@ -138,6 +145,21 @@ func (KustomizeSource) Render(ctx context.Context, in Input, req *argo.Request) 
 		return nil, fmt.Errorf("env %s, app %s: %w", req.Env, req.App, err)
 	}
 	return m, nil
+}
+
+// argoKubeVersion is the Kubernetes version the repo-server hands a
+// kustomize build, normalised as it does (k8s.io's generic version
+// parser: "v1.31.4" is 1.31.4, "1.29.3-gke.1" is 1.29.3); one it cannot
+// parse fails the source, with or without Helm charts, as there.
+func argoKubeVersion(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	parsed, err := k8sversion.ParseGeneric(v)
+	if err != nil {
+		return "", fmt.Errorf("could not parse kubernetes version %s: %w", v, err)
+	}
+	return parsed.String(), nil
 }
 
 func firstNonEmpty(s ...string) string {

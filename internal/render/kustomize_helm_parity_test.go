@@ -1,0 +1,329 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/tls"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-containerregistry/pkg/registry"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/repo"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/testutil/toolbin"
+)
+
+// webChart is a chart with what kustomize's helmCharts options change:
+// release name and namespace, values (defaults, a values file, inline
+// values), CRDs, a test hook and another hook, capabilities.
+var webChart = map[string]string{
+	"values.yaml": "replicas: 1\nimage: {repository: nginx, tag: \"1.27\"}\nlabels: {tier: web}\nextra: default\n",
+	"templates/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-{{ .Chart.Name }}
+  namespace: {{ .Release.Namespace }}
+  labels:
+    chart: {{ .Chart.Name }}-{{ .Chart.Version }}
+    {{- range $k, $v := .Values.labels }}
+    {{ $k }}: {{ $v | quote }}
+    {{- end }}
+spec:
+  replicas: {{ .Values.replicas }}
+  selector: {matchLabels: {app: {{ .Release.Name }}}}
+  template:
+    metadata: {labels: {app: {{ .Release.Name }}}}
+    spec:
+      containers:
+      - name: web
+        image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+`,
+	"templates/caps.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: {{ .Release.Name }}-caps}
+data:
+  kube: {{ .Capabilities.KubeVersion.Version | quote }}
+  helm: {{ .Capabilities.HelmVersion.Version | quote }}
+  monitoring: {{ .Capabilities.APIVersions.Has "monitoring.coreos.com/v1" | quote }}
+  extra: {{ .Values.extra | quote }}
+`,
+	"templates/hook.yaml": `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}-migrate
+  annotations: {helm.sh/hook: pre-install}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: migrate, image: busybox}]
+`,
+	"templates/tests/ping.yaml": `apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}-ping
+  annotations: {helm.sh/hook: test}
+spec:
+  containers: [{name: ping, image: busybox}]
+`,
+	"crds/widgets.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`,
+}
+
+// helmChartServers are a chart repository and an OCI registry, real and
+// on loopback over TLS, which the real helm (trusting their certificate
+// through SSL_CERT_FILE) and our chart client both pull from.
+type helmChartServers struct {
+	repo, oci string // https://127.0.0.1:port, oci://127.0.0.1:port/charts
+	caFile    string
+	client    *http.Client
+}
+
+func newHelmChartServers(t *testing.T) *helmChartServers {
+	t.Helper()
+	dir := t.TempDir()
+	srv := httptest.NewTLSServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	for _, v := range []string{"1.0.0", "1.0.3", "1.1.0", "2.0.0-rc.1"} {
+		saveChart(t, dir, "web", v, webChart)
+	}
+	idx, err := repo.IndexDirectory(dir, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.WriteFile(filepath.Join(dir, "index.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &helmChartServers{repo: srv.URL, client: srv.Client(), caFile: filepath.Join(t.TempDir(), "ca.pem")}
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(s.caFile, ca, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.oci = "oci://" + serveDual(t, registry.New(registry.Logger(log.New(io.Discard, "", 0))), srv.TLS) + "/charts"
+	push := t.TempDir()
+	for _, v := range []string{"3.0.0", "3.1.0"} {
+		tgz := saveChart(t, push, "web-oci", v, webChart)
+		home := t.TempDir()
+		cmd := exec.Command(toolbin.Path(t, toolbin.Helm3), "push", tgz, s.oci)
+		cmd.Env = []string{"HOME=" + home, "SSL_CERT_FILE=" + s.caFile, "HELM_CONFIG_HOME=" + home + "/config",
+			"HELM_CACHE_HOME=" + home + "/cache", "HELM_DATA_HOME=" + home + "/data"}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("helm push: %v\n%s", err, out)
+		}
+	}
+	return s
+}
+
+// serveDual serves h over TLS and plain HTTP on one loopback port, told
+// apart by the first byte (0x16 starts a TLS handshake), and returns
+// host:port. The real helm, given no --plain-http by kustomize, speaks
+// HTTPS to a registry; our chart client speaks plain HTTP to a loopback
+// one: both reach the same registry.
+func serveDual(t *testing.T, h http.Handler, cfg *tls.Config) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h, ErrorLog: log.New(io.Discard, "", 0)}
+	go srv.Serve(dualListener{ln, cfg}) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
+}
+
+type dualListener struct {
+	net.Listener
+	cfg *tls.Config
+}
+
+func (l dualListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		br := bufio.NewReader(c)
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		first, err := br.Peek(1)
+		_ = c.SetReadDeadline(time.Time{})
+		if err != nil {
+			c.Close()
+			continue
+		}
+		pc := &peekedConn{Conn: c, r: br}
+		if first[0] == 0x16 {
+			return tls.Server(pc, l.cfg), nil
+		}
+		return pc, nil
+	}
+}
+
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// saveChart writes chart name@version into dir as `helm package` does.
+func saveChart(t *testing.T, dir, name, version string, files map[string]string) string {
+	t.Helper()
+	bf := []*loader.BufferedFile{{Name: "Chart.yaml", Data: []byte("apiVersion: v2\nname: " + name + "\nversion: " + version + "\n")}}
+	for n, data := range files {
+		bf = append(bf, &loader.BufferedFile{Name: n, Data: []byte(data)})
+	}
+	ch, err := loader.LoadFiles(bf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := chartutil.Save(ch, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// kustomizeHelmTree has one kustomization per helmCharts feature. The
+// chart kept in a chart home is webChart under another name.
+func kustomizeHelmTree(s *helmChartServers) fstest.MapFS {
+	k := func(body string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(body)} }
+	tree := fstest.MapFS{
+		"apps/inline/kustomization.yaml": k("helmCharts:\n- name: local\n  releaseName: shop\n  namespace: shop\n" +
+			"  valuesInline: {replicas: 3, labels: {team: pay}}\n"),
+		"apps/pinned/kustomization.yaml": k("namespace: web\nhelmCharts:\n- name: web\n  repo: " + s.repo +
+			"\n  version: 1.0.0\n  releaseName: web\n  namespace: web\n  valuesFile: values-prod.yaml\n  includeCRDs: true\n"),
+		"apps/pinned/values-prod.yaml": k("replicas: 5\nimage: {tag: \"1.28\"}\nextra: prod\n"),
+		"apps/latest/kustomization.yaml": k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  skipTests: true\n"),
+		"apps/range/kustomization.yaml":  k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  version: ~1.0.0\n  releaseName: r\n"),
+		"apps/devel/kustomization.yaml":  k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  devel: true\n  releaseName: d\n"),
+		"apps/oci/kustomization.yaml": k("helmCharts:\n- name: web-oci\n  repo: " + s.oci + "\n  version: 3.0.0\n" +
+			"  releaseName: o\n  namespace: o\n  skipHooks: true\n  includeCRDs: true\n"),
+		"apps/ocilatest/kustomization.yaml": k("helmCharts:\n- name: web-oci\n  repo: " + s.oci + "\n  releaseName: o\n"),
+		"apps/merge/kustomization.yaml": k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  version: 1.1.0\n" +
+			"  releaseName: m\n  valuesMerge: merge\n  valuesInline: {extra: inline, labels: {tier: api}}\n" +
+			"  additionalValuesFiles: [more.yaml]\n"),
+		"apps/twonames/kustomization.yaml": k("helmCharts:\n- {name: web, repo: " + s.repo + ", version: 1.1.0, releaseName: a, nameTemplate: b}\n"),
+		"apps/merge/more.yaml": k("replicas: 7\n"),
+		"apps/replace/kustomization.yaml": k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  version: 1.1.0\n" +
+			"  valuesMerge: replace\n  valuesInline: {replicas: 2, image: {repository: httpd, tag: \"2\"}, extra: replaced}\n" +
+			"  nameTemplate: '{{ \"tmpl\" | upper | lower }}-name'\n"),
+		"apps/caps/kustomization.yaml": k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  version: 1.0.0\n" +
+			"  releaseName: c\n  kubeVersion: \"1.29\"\n  apiVersions: [monitoring.coreos.com/v1]\n"),
+		"apps/twice/kustomization.yaml": k("namePrefix: x-\ncommonLabels: {env: qa}\nresources: [cm.yaml]\n" +
+			"helmGlobals: {chartHome: vendor}\nhelmCharts:\n" +
+			"- {name: web, repo: " + s.repo + ", version: 1.0.3, releaseName: one}\n" +
+			"- {name: web, repo: " + s.repo + ", version: 1.0.3, releaseName: two, namespace: two}\n"),
+		"apps/twice/cm.yaml":             k("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n"),
+		"apps/missing/kustomization.yaml": k("helmCharts:\n- {name: web, repo: " + s.repo + ", version: 9.9.9}\n"),
+		"apps/nochart/kustomization.yaml": k("helmCharts:\n- {name: gone, version: 1.0.0}\n"),
+	}
+	tree["apps/inline/charts/local/Chart.yaml"] = k("apiVersion: v2\nname: local\nversion: 0.1.0\n")
+	for name, data := range webChart {
+		tree["apps/inline/charts/local/"+name] = k(data)
+	}
+	return tree
+}
+
+// TestKustomizeHelmChartsParity runs the real kustomize with
+// --enable-helm and the real helm of each major as its --helm-command,
+// as Argo CD's repo-server runs them, on kustomizations with helmCharts,
+// and compares our build (helm answered in process by the Helm SDK of
+// that major, charts through our chart client) byte for byte.
+func TestKustomizeHelmChartsParity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real kustomize and helm binaries")
+	}
+	s := newHelmChartServers(t)
+	tree := kustomizeHelmTree(s)
+	kust := toolbin.Path(t, toolbin.Kustomize)
+	apis := []string{"monitoring.coreos.com/v1", "example.com/v1"}
+	cases := []struct {
+		name, dir string
+		argo      bool // with the --helm-kube-version and --helm-api-versions Argo CD appends
+		wantErr   bool
+	}{
+		{"inline chart in the chart home", "apps/inline", false, false},
+		{"pinned version with a values file and CRDs", "apps/pinned", true, false},
+		{"latest stable version without tests", "apps/latest", false, false},
+		{"version range", "apps/range", true, false},
+		{"devel takes a pre-release", "apps/devel", false, false},
+		{"oci registry without hooks", "apps/oci", true, false},
+		{"oci registry latest tag", "apps/ocilatest", false, false},
+		{"values merge and an additional values file", "apps/merge", false, false},
+		{"values replace and a name template", "apps/replace", false, false},
+		{"a release name and a name template", "apps/twonames", false, true},
+		{"chart capabilities", "apps/caps", false, false},
+		{"Argo CD's capabilities override the chart's", "apps/caps", true, false},
+		{"one chart twice in a chart home with transformers", "apps/twice", true, false},
+		{"version not in the repository", "apps/missing", false, true},
+		{"no repository and no chart", "apps/nochart", false, true},
+	}
+	for _, m := range helmMajors {
+		helm := toolbin.Path(t, m.tool)
+		major := map[string]int{"helm3": 3, "helm4": 4}[m.name]
+		for _, tc := range cases {
+			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
+				h := &KustomizeHelm{Charts: &charts.Client{HTTP: s.client}, Major: major}
+				if tc.argo {
+					h.KubeVersion, h.APIVersions = "1.31.4", apis
+				}
+				args := append([]string{"--enable-helm", "--helm-command", helm}, argoHelmArgs("--enable-helm", h)...)
+				want, wantErr := kustomizeHelmCLI(t, kust, tree, tc.dir, s.caFile, args)
+				got, gotErr := KustomizeBuild(t.Context(), tree, tc.dir, &argo.KustomizeOptions{}, "--enable-helm", h)
+				if (wantErr != nil) != tc.wantErr || (gotErr != nil) != tc.wantErr {
+					t.Fatalf("kustomize CLI error = %v\nours = %v\nwant an error: %v", wantErr, gotErr, tc.wantErr)
+				}
+				if tc.wantErr {
+					t.Logf("CLI: %v\nours: %v", wantErr, gotErr)
+					return
+				}
+				if d := cmp.Diff(string(want), string(got)); d != "" {
+					t.Errorf("differs from kustomize build --enable-helm (-cli +ours):\n%s", d)
+				}
+				if v := (kustomizeHelmBackend{*h}).Version(); !bytes.Contains(got, []byte("helm: "+v)) {
+					t.Errorf("the chart did not render with helm %s:\n%s", v, got)
+				}
+			})
+		}
+	}
+}
+
+// kustomizeHelmCLI writes tree to disk and runs `kustomize build dir
+// args...` in its root, with no helm on PATH and the test servers'
+// certificate trusted.
+func kustomizeHelmCLI(t *testing.T, bin string, tree fstest.MapFS, dir, caFile string, args []string) ([]byte, error) {
+	t.Helper()
+	root := writeTree(t, tree)
+	cmd := exec.Command(bin, append([]string{"build", filepath.Join(root, filepath.FromSlash(dir))}, args...)...)
+	cmd.Dir = root
+	cmd.Env = []string{"PATH=/nonexistent", "HOME=" + root, "SSL_CERT_FILE=" + caFile, "TMPDIR=" + t.TempDir()}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %v: %s", dir, err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
