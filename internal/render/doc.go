@@ -38,7 +38,12 @@
 // the way `helm template` of that major does (client-only, no cluster, no
 // network, no helm binary); HelmFor picks the major Argo CD bundles;
 // Directory renders a plain-YAML directory; Kustomize runs the kustomize
-// library. They know nothing about Argo CD Applications.
+// library, whose Helm chart generator executes a helm command: with
+// KustomizeHelm, that command is this very executable, answering through
+// internal/render/kustomizehelm with the Helm SDK and the chart fetcher
+// (a binary that builds such kustomizations calls kustomizehelm.Main
+// first in main, or in TestMain). They know nothing about Argo CD
+// Applications.
 //
 // Everything is safe for concurrent use: each render builds its own Helm
 // configuration, chart and values, and no call mutates Helm's state. The

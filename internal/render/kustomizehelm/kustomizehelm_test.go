@@ -188,3 +188,20 @@ func TestMainOnlyForTheLink(t *testing.T) {
 		t.Error("Installed() is false after Main ran")
 	}
 }
+
+// A $TMPDIR too deep for a socket path moves the directory to /tmp.
+func TestDeepTempDir(t *testing.T) {
+	deep := filepath.Join(t.TempDir(), strings.Repeat("d", 60), strings.Repeat("e", 60))
+	if err := os.MkdirAll(deep, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", deep)
+	c, err := Start(t.Context(), &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if out, _, code := runHelm(t, c, "version", "--short"); code != 0 || out != "v4.3.1\n" || !strings.HasPrefix(c.Path, "/tmp/"+dirPrefix) {
+		t.Errorf("link %s: exit %d, %q", c.Path, code, out)
+	}
+}
