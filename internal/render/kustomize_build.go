@@ -1,12 +1,10 @@
 package render
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -20,7 +18,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/gitops-promote/gitops-promote/internal/gitsource"
-	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
 
 // Kustomize build options (argocd-cm kustomize.buildOptions) that need
@@ -195,43 +192,4 @@ func copyRepo(fsys fs.FS, dir string, dst filesys.FileSystem, prefix string) err
 		}
 		return dst.WriteFile(filepath.Join(prefix, filepath.FromSlash(p)), data)
 	})
-}
-
-// kustomizeWithHelm builds the staged tree again on a copy on disk, with
-// kustomize's Helm generator on and its helm command answered by this
-// process (internal/render/kustomizehelm over h). On disk, because the
-// generator looks for charts in the chart home, and helm pulls them
-// there, with the os package, not through kustomize's file system. A
-// failing helm command is reported with its own error, which names the
-// chart and its repository's host.
-func kustomizeWithHelm(ctx context.Context, st *staging, bf buildFlags, h *KustomizeHelm) (resmap.ResMap, error) {
-	if bf.helmCommand == "" {
-		return nil, fmt.Errorf("kustomize build %s: must specify --helm-command", st.dir)
-	}
-	tmp, err := os.MkdirTemp("", "gitops-promote-kustomize-")
-	if err != nil {
-		return nil, fmt.Errorf("kustomize build %s: %w", st.dir, err)
-	}
-	defer os.RemoveAll(tmp)
-	disk := filesys.MakeFsOnDisk()
-	if err := st.copyTo(disk, tmp); err != nil {
-		return nil, fmt.Errorf("kustomize build %s: staging on disk: %w", st.dir, err)
-	}
-	cmd, err := kustomizehelm.Start(ctx, kustomizeHelmBackend{*h})
-	if err != nil {
-		return nil, fmt.Errorf("kustomize build %s: helm charts: %w", st.dir, err)
-	}
-	defer cmd.Close()
-	opts := bf.options()
-	opts.PluginConfig.HelmConfig = types.HelmConfig{Enabled: true, Command: cmd.Path,
-		ApiVersions: bf.helmAPIVersions, KubeVersion: bf.helmKubeVersion, Debug: bf.helmDebug}
-	m, err := krusty.MakeKustomizer(opts).Run(disk, filepath.Join(tmp, filepath.FromSlash(st.dir)))
-	if err != nil {
-		if herr := cmd.Err(); herr != nil {
-			return nil, fmt.Errorf("kustomize build %s: %w", st.dir, herr)
-		}
-		msg := strings.ReplaceAll(oneLine(err.Error()), tmp+string(filepath.Separator), "")
-		return nil, fmt.Errorf("kustomize build %s: %s", st.dir, strings.ReplaceAll(msg, cmd.Path, "helm"))
-	}
-	return m, nil
 }

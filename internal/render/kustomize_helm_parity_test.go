@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -215,7 +216,7 @@ func kustomizeHelmTree(s *helmChartServers) fstest.MapFS {
 			"  valuesInline: {replicas: 3, labels: {team: pay}}\n"),
 		"apps/pinned/kustomization.yaml": k("namespace: web\nhelmCharts:\n- name: web\n  repo: " + s.repo +
 			"\n  version: 1.0.0\n  releaseName: web\n  namespace: web\n  valuesFile: values-prod.yaml\n  includeCRDs: true\n"),
-		"apps/pinned/values-prod.yaml": k("replicas: 5\nimage: {tag: \"1.28\"}\nextra: prod\n"),
+		"apps/pinned/values-prod.yaml":   k("replicas: 5\nimage: {tag: \"1.28\"}\nextra: prod\n"),
 		"apps/latest/kustomization.yaml": k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  skipTests: true\n"),
 		"apps/range/kustomization.yaml":  k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  version: ~1.0.0\n  releaseName: r\n"),
 		"apps/devel/kustomization.yaml":  k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  devel: true\n  releaseName: d\n"),
@@ -226,7 +227,7 @@ func kustomizeHelmTree(s *helmChartServers) fstest.MapFS {
 			"  releaseName: m\n  valuesMerge: merge\n  valuesInline: {extra: inline, labels: {tier: api}}\n" +
 			"  additionalValuesFiles: [more.yaml]\n"),
 		"apps/twonames/kustomization.yaml": k("helmCharts:\n- {name: web, repo: " + s.repo + ", version: 1.1.0, releaseName: a, nameTemplate: b}\n"),
-		"apps/merge/more.yaml": k("replicas: 7\n"),
+		"apps/merge/more.yaml":             k("replicas: 7\n"),
 		"apps/replace/kustomization.yaml": k("helmCharts:\n- name: web\n  repo: " + s.repo + "\n  version: 1.1.0\n" +
 			"  valuesMerge: replace\n  valuesInline: {replicas: 2, image: {repository: httpd, tag: \"2\"}, extra: replaced}\n" +
 			"  nameTemplate: '{{ \"tmpl\" | upper | lower }}-name'\n"),
@@ -236,13 +237,23 @@ func kustomizeHelmTree(s *helmChartServers) fstest.MapFS {
 			"helmGlobals: {chartHome: vendor}\nhelmCharts:\n" +
 			"- {name: web, repo: " + s.repo + ", version: 1.0.3, releaseName: one}\n" +
 			"- {name: web, repo: " + s.repo + ", version: 1.0.3, releaseName: two, namespace: two}\n"),
-		"apps/twice/cm.yaml":             k("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n"),
+		"apps/twice/cm.yaml":              k("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n"),
 		"apps/missing/kustomization.yaml": k("helmCharts:\n- {name: web, repo: " + s.repo + ", version: 9.9.9}\n"),
 		"apps/nochart/kustomization.yaml": k("helmCharts:\n- {name: gone, version: 1.0.0}\n"),
 	}
-	tree["apps/inline/charts/local/Chart.yaml"] = k("apiVersion: v2\nname: local\nversion: 0.1.0\n")
-	for name, data := range webChart {
-		tree["apps/inline/charts/local/"+name] = k(data)
+	tree["apps/shared/kustomization.yaml"] = k("helmGlobals: {chartHome: ../../vendor}\nhelmCharts:\n- {name: local, releaseName: s}\n")
+	tree["apps/sharedvalues/kustomization.yaml"] = k("helmGlobals: {chartHome: ../../vendor}\n" +
+		"helmCharts:\n- {name: local, releaseName: s, valuesFile: values.yaml}\n")
+	tree["apps/sharedvalues/values.yaml"] = k("replicas: 2\nimage: {repository: nginx, tag: \"1\"}\nlabels: {}\n")
+	tree["apps/gen/kustomization.yaml"] = k("generators: [helm.yaml]\n")
+	tree["apps/gen/helm.yaml"] = k("apiVersion: builtin\nkind: HelmChartInflationGenerator\nmetadata: {name: gen}\n" +
+		"chartHome: ../../vendor\nname: local\nreleaseName: g\nvaluesFile: values.yaml\n")
+	tree["apps/gen/values.yaml"] = k("replicas: 4\nimage: {repository: nginx, tag: \"2\"}\nlabels: {}\n")
+	for _, home := range []string{"apps/inline/charts", "vendor"} {
+		tree[home+"/local/Chart.yaml"] = k("apiVersion: v2\nname: local\nversion: 0.1.0\n")
+		for name, data := range webChart {
+			tree[home+"/local/"+name] = k(data)
+		}
 	}
 	return tree
 }
@@ -260,26 +271,33 @@ func TestKustomizeHelmChartsParity(t *testing.T) {
 	tree := kustomizeHelmTree(s)
 	kust := toolbin.Path(t, toolbin.Kustomize)
 	apis := []string{"monitoring.coreos.com/v1", "example.com/v1"}
+	// No commas in case names: the temporary paths hold them, and helm
+	// splits -f on commas.
 	cases := []struct {
 		name, dir string
 		argo      bool // with the --helm-kube-version and --helm-api-versions Argo CD appends
 		wantErr   bool
+		options   string // more build options
 	}{
-		{"inline chart in the chart home", "apps/inline", false, false},
-		{"pinned version with a values file and CRDs", "apps/pinned", true, false},
-		{"latest stable version without tests", "apps/latest", false, false},
-		{"version range", "apps/range", true, false},
-		{"devel takes a pre-release", "apps/devel", false, false},
-		{"oci registry without hooks", "apps/oci", true, false},
-		{"oci registry latest tag", "apps/ocilatest", false, false},
-		{"values merge and an additional values file", "apps/merge", false, false},
-		{"values replace and a name template", "apps/replace", false, false},
-		{"a release name and a name template", "apps/twonames", false, true},
-		{"chart capabilities", "apps/caps", false, false},
-		{"Argo CD's capabilities override the chart's", "apps/caps", true, false},
-		{"one chart twice in a chart home with transformers", "apps/twice", true, false},
-		{"version not in the repository", "apps/missing", false, true},
-		{"no repository and no chart", "apps/nochart", false, true},
+		{"inline chart in the chart home", "apps/inline", false, false, ""},
+		{"pinned version with a values file and CRDs", "apps/pinned", true, false, ""},
+		{"latest stable version without tests", "apps/latest", false, false, ""},
+		{"version range", "apps/range", true, false, ""},
+		{"devel takes a pre-release", "apps/devel", false, false, ""},
+		{"oci registry without hooks", "apps/oci", true, false, ""},
+		{"oci registry latest tag", "apps/ocilatest", false, false, ""},
+		{"values merge and an additional values file", "apps/merge", false, false, ""},
+		{"values replace and a name template", "apps/replace", false, false, ""},
+		{"a release name and a name template", "apps/twonames", false, true, ""},
+		{"chart capabilities", "apps/caps", false, false, ""},
+		{"Argo CD's capabilities override the chart's", "apps/caps", true, false, ""},
+		{"one chart twice in a chart home with transformers", "apps/twice", true, false, ""},
+		{"version not in the repository", "apps/missing", false, true, ""},
+		{"no repository and no chart", "apps/nochart", false, true, ""},
+		{"chart home outside the root", "apps/shared", false, true, ""},
+		{"chart home outside the root without load restrictor", "apps/shared", true, false, "--load-restrictor LoadRestrictionsNone"},
+		{"chart home outside the root with values inside", "apps/sharedvalues", false, false, ""},
+		{"chart home of a generator config", "apps/gen", false, false, ""},
 	}
 	for _, m := range helmMajors {
 		helm := toolbin.Path(t, m.tool)
@@ -290,9 +308,10 @@ func TestKustomizeHelmChartsParity(t *testing.T) {
 				if tc.argo {
 					h.KubeVersion, h.APIVersions = "1.31.4", apis
 				}
-				args := append([]string{"--enable-helm", "--helm-command", helm}, argoHelmArgs("--enable-helm", h)...)
+				options := strings.TrimSpace("--enable-helm " + tc.options)
+				args := append(append(strings.Fields(options), "--helm-command", helm), argoHelmArgs(options, h)...)
 				want, wantErr := kustomizeHelmCLI(t, kust, tree, tc.dir, s.caFile, args)
-				got, gotErr := KustomizeBuild(t.Context(), tree, tc.dir, &argo.KustomizeOptions{}, "--enable-helm", h)
+				got, gotErr := KustomizeBuild(t.Context(), tree, tc.dir, &argo.KustomizeOptions{}, options, h)
 				if (wantErr != nil) != tc.wantErr || (gotErr != nil) != tc.wantErr {
 					t.Fatalf("kustomize CLI error = %v\nours = %v\nwant an error: %v", wantErr, gotErr, tc.wantErr)
 				}
