@@ -19,6 +19,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	stamp "github.com/gitops-promote/gitops-promote/internal/buildinfo"
 )
 
 // SpecVersion is the CycloneDX version written.
@@ -91,17 +93,20 @@ func FromFile(path string, created time.Time) (*Document, error) {
 
 // FromBuildInfo builds the document for a binary named name whose file has
 // the given SHA-256. The serial number derives from that hash, so the same
-// binary always gets the same document.
+// binary always gets the same document. The binary's version is the one
+// its --version prints (internal/buildinfo): a release's -ldflags stamp
+// it, and the toolchain's own stamp is "(devel)" outside a module download.
 func FromBuildInfo(name string, bi *debug.BuildInfo, sha256Hex string, created time.Time) *Document {
 	settings := map[string]string{}
 	for _, s := range bi.Settings {
 		settings[s.Key] = s.Value
 	}
+	version := stamp.Of(bi).Version
 	main := Component{
 		Type:    "application",
 		Name:    name,
-		Version: bi.Main.Version,
-		PURL:    purl(bi.Main.Path, bi.Main.Version, settings["GOOS"], settings["GOARCH"]),
+		Version: version,
+		PURL:    purl(bi.Main.Path, moduleVersion(version), settings["GOOS"], settings["GOARCH"]),
 		Hashes:  []Hash{{Alg: "SHA-256", Content: sha256Hex}},
 		Properties: []Property{
 			{Name: "go:module", Value: bi.Main.Path},
@@ -154,6 +159,19 @@ func moduleComponent(m *debug.Module) Component {
 	c := Component{Type: "library", Name: used.Path, Version: used.Version, PURL: purl(used.Path, used.Version, "", ""), Properties: props}
 	c.BOMRef = c.PURL
 	return c
+}
+
+// moduleVersion is version as the Go module version a package URL names:
+// release tools stamp "1.2.0" for the tag v1.2.0, and a local build's
+// "(devel)" names no module version at all.
+func moduleVersion(version string) string {
+	switch {
+	case version == "(devel)":
+		return ""
+	case version != "" && version[0] >= '0' && version[0] <= '9':
+		return "v" + version
+	}
+	return version
 }
 
 // purl is the package URL of a Go module (pkg:golang/<path>@<version>).

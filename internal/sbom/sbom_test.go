@@ -3,6 +3,7 @@ package sbom
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,10 +96,69 @@ func TestFromFile(t *testing.T) {
 	if !strings.Contains(strings.Join(modules, " "), "github.com/google/go-containerregistry") {
 		t.Errorf("components %v miss go-containerregistry, which the binary links", modules)
 	}
-	if m := doc.Metadata.Component; m.Name != "image" || !strings.HasPrefix(m.PURL, "pkg:golang/github.com/gitops-promote/gitops-promote@") {
-		t.Errorf("main component = %s %s", m.Name, m.PURL)
+	if m := doc.Metadata.Component; m.Name != "image" || !strings.HasPrefix(m.PURL, "pkg:golang/github.com/gitops-promote/gitops-promote?") || m.Version != "(devel)" {
+		t.Errorf("main component = %s %s %s, want the unstamped build as (devel) with no purl version", m.Name, m.Version, m.PURL)
 	}
 	if _, err := FromFile("sbom.go", time.Time{}); err == nil || !strings.Contains(err.Error(), "sbom.go") {
 		t.Errorf("a non-binary gave %v, want an error naming it", err)
+	}
+}
+
+// A release build's -ldflags stamp its version; the toolchain's own stamp
+// is "(devel)" in a work tree. The SBOM names the stamped one.
+func TestStampedVersion(t *testing.T) {
+	const p = "github.com/gitops-promote/gitops-promote/internal/buildinfo"
+	tests := []struct {
+		main, ldflags, version, purl string
+	}{
+		{"(devel)", "-s -w -X " + p + ".version=1.2.1-snapshot+3720d92", "1.2.1-snapshot+3720d92",
+			"pkg:golang/github.com/gitops-promote/gitops-promote@v1.2.1-snapshot+3720d92?goarch=amd64&goos=linux"},
+		{"(devel)", "-X " + p + ".version=v1.2.0", "v1.2.0",
+			"pkg:golang/github.com/gitops-promote/gitops-promote@v1.2.0?goarch=amd64&goos=linux"},
+		{"v1.3.0", "", "v1.3.0", "pkg:golang/github.com/gitops-promote/gitops-promote@v1.3.0?goarch=amd64&goos=linux"},
+		{"(devel)", "-s -w", "(devel)", "pkg:golang/github.com/gitops-promote/gitops-promote?goarch=amd64&goos=linux"},
+	}
+	for _, tt := range tests {
+		bi := &debug.BuildInfo{
+			Path:     "github.com/gitops-promote/gitops-promote/cmd/promote",
+			Main:     debug.Module{Path: "github.com/gitops-promote/gitops-promote", Version: tt.main},
+			Settings: []debug.BuildSetting{{Key: "-ldflags", Value: tt.ldflags}, {Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "amd64"}},
+		}
+		m := FromBuildInfo("promote", bi, strings.Repeat("ab", 32), time.Time{}).Metadata.Component
+		if m.Version != tt.version || m.PURL != tt.purl || m.BOMRef != tt.purl {
+			t.Errorf("main %s, -ldflags %q: version %q purl %q, want %q %q", tt.main, tt.ldflags, m.Version, m.PURL, tt.version, tt.purl)
+		}
+	}
+}
+
+// The SBOM of a real promote built as GoReleaser builds it names the
+// version that binary's `version` verb prints.
+func TestFromFileMatchesVersionVerb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary; run without -short")
+	}
+	const stamp = "0.4.1-snapshot+abc1234"
+	exe := filepath.Join(t.TempDir(), "promote")
+	cmd := exec.Command("go", "build", "-o", exe,
+		"-ldflags", "-s -w -X github.com/gitops-promote/gitops-promote/internal/buildinfo.version="+stamp,
+		"github.com/gitops-promote/gitops-promote/cmd/promote")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(exe, "version", "-o", "json").Output()
+	if err != nil {
+		t.Fatalf("promote version: %v", err)
+	}
+	var v struct{ Version string }
+	if err := json.Unmarshal(out, &v); err != nil || v.Version != stamp {
+		t.Fatalf("promote version says %q (%v), want %q", v.Version, err, stamp)
+	}
+	doc, err := FromFile(exe, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := doc.Metadata.Component; m.Version != v.Version || !strings.Contains(m.PURL, "@v"+url.PathEscape(stamp)) {
+		t.Errorf("SBOM main component %q %s, the binary says %q", m.Version, m.PURL, v.Version)
 	}
 }
