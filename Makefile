@@ -90,7 +90,8 @@ clean:
 # not the build's, so a rebuild of the same commit gives the same digest.
 # No -trimpath, as in release builds: `go version -m` shows the -ldflags.
 IMAGE_VERSION := $(or $(VERSION),$(shell git describe --tags --always --dirty 2>/dev/null),dev)
-COMMIT_DATE   := $(shell git log -1 --format=%cI 2>/dev/null)
+# RFC 3339 in UTC with Z, as every other date (%cI keeps the committer's offset)
+COMMIT_DATE   := $(shell TZ=UTC0 git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
 IMAGE_LDFLAGS := -s -w -X $(BUILDINFO).version=$(IMAGE_VERSION) -X $(BUILDINFO).commit=$(COMMIT) \
                  -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(COMMIT_DATE)
 IMAGE     ?= gitops-promote

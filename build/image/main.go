@@ -31,7 +31,7 @@ func run() error {
 		ref      = flag.String("ref", "gitops-promote:dev", "image reference the layout and tarball are tagged with")
 		version  = flag.String("version", "dev", "org.opencontainers.image.version")
 		revision = flag.String("revision", "", "org.opencontainers.image.revision (git commit)")
-		created  = flag.String("created", "", "creation time, RFC 3339 (default: the SOURCE_DATE_EPOCH, else the Unix epoch)")
+		created  = flag.String("created", "", "creation time, RFC 3339, any offset; the image carries it in UTC (default: the SOURCE_DATE_EPOCH, else the Unix epoch)")
 		source   = flag.String("source", "", "org.opencontainers.image.source (the project's URL)")
 		out      = flag.String("layout", "", "write an OCI image layout to this directory")
 		tarFile  = flag.String("tarball", "", "write a docker-load/crane-push tarball to this file")
@@ -60,7 +60,6 @@ func run() error {
 		"org.opencontainers.image.title":       "gitops-promote",
 		"org.opencontainers.image.description": "promote and manifestdiff for Argo CD + Helm GitOps repositories, with a busybox shell for GitLab CI jobs",
 		"org.opencontainers.image.version":     *version,
-		"org.opencontainers.image.created":     when.Format(time.RFC3339),
 		"org.opencontainers.image.licenses":    "Apache-2.0",
 		"org.opencontainers.image.base.name":   "scratch",
 	}

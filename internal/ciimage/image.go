@@ -52,9 +52,34 @@ type Spec struct {
 	// Arch is the GOARCH of the binaries and busybox (amd64, arm64).
 	Arch string
 	// Labels are OCI labels (org.opencontainers.image.*) for the config.
+	// Build adds CreatedKey from Created; those of the OCI namespace are
+	// the manifest's annotations too.
 	Labels map[string]string
 	// Created is the image's creation time and every file's mtime.
 	Created time.Time
+}
+
+// CreatedKey is the OCI label and annotation of the creation time, RFC 3339
+// in UTC with "Z" as every date the image carries (the config's and each
+// layer's history): a commit time with the committer's offset becomes UTC.
+const CreatedKey = "org.opencontainers.image.created"
+
+// labels are s.Labels with the creation time, and the annotations the OCI
+// image spec defines: the same org.opencontainers.image.* keys, for
+// registries and tools that read the manifest rather than the config.
+func (s Spec) labels() (labels, annotations map[string]string) {
+	labels = map[string]string{}
+	for k, v := range s.Labels {
+		labels[k] = v
+	}
+	labels[CreatedKey] = s.Created.UTC().Format(time.RFC3339)
+	annotations = map[string]string{}
+	for k, v := range labels {
+		if strings.HasPrefix(k, "org.opencontainers.image.") {
+			annotations[k] = v
+		}
+	}
+	return labels, annotations
 }
 
 // Build assembles the image: a base layer (busybox, users, certificates,
@@ -74,7 +99,8 @@ func Build(s Spec) (v1.Image, error) {
 	}
 	img := mutate.MediaType(empty.Image, types.OCIManifestSchema1)
 	img = mutate.ConfigMediaType(img, types.OCIConfigJSON)
-	created := v1.Time{Time: s.Created}
+	created := v1.Time{Time: s.Created.UTC()}
+	labels, annotations := s.labels()
 	img, err = mutate.Append(img,
 		mutate.Addendum{Layer: base, History: v1.History{Created: created, CreatedBy: "ciimage: busybox-static, ca-certificates, user " + UserName}},
 		mutate.Addendum{Layer: bins, History: v1.History{Created: created, CreatedBy: "ciimage: " + strings.Join(s.binNames(), ", ")}},
@@ -100,13 +126,17 @@ func Build(s Spec) (v1.Image, error) {
 		// the image's shell, and an entrypoint would swallow it.
 		Cmd:        []string{"/bin/sh"},
 		WorkingDir: Home,
-		Labels:     s.Labels,
+		Labels:     labels,
 	}
 	img, err = mutate.ConfigFile(img, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("writing image config: %w", err)
 	}
-	return img, nil
+	annotated, ok := mutate.Annotations(img, annotations).(v1.Image)
+	if !ok {
+		return nil, errors.New("annotating the image manifest: not an image")
+	}
+	return annotated, nil
 }
 
 func (s Spec) validate() error {

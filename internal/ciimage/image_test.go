@@ -232,3 +232,53 @@ func readLayout(t *testing.T, dir string) v1.Image {
 	}
 	return img
 }
+
+// Every date the image carries is RFC 3339 in UTC with "Z", whatever
+// offset the creation time came with (`git log --format=%cI` keeps the
+// committer's), and the OCI labels are the manifest's annotations too.
+func TestCreatedIsUTC(t *testing.T) {
+	s := testSpec(t)
+	s.Created = created.In(time.FixedZone("CEST", 2*3600))
+	s.Labels = map[string]string{"org.opencontainers.image.version": "1.2.3", CreatedKey: "2026-11-01T12:00:00+02:00", "com.example.other": "x"}
+	img, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "2026-11-01T10:00:00Z"
+	cfg, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := img.Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Config.Labels[CreatedKey]; got != want {
+		t.Errorf("label %s = %q, want %q", CreatedKey, got, want)
+	}
+	wantAnn := map[string]string{CreatedKey: want, "org.opencontainers.image.version": "1.2.3"}
+	if len(m.Annotations) != len(wantAnn) || m.Annotations[CreatedKey] != want || m.Annotations["org.opencontainers.image.version"] != "1.2.3" {
+		t.Errorf("manifest annotations %v, want %v", m.Annotations, wantAnn)
+	}
+	rawCfg, _ := img.RawConfigFile()
+	rawMan, _ := img.RawManifest()
+	for name, raw := range map[string][]byte{"config": rawCfg, "manifest": rawMan} {
+		if strings.Contains(string(raw), "+02:00") || strings.Contains(string(raw), "+00:00") {
+			t.Errorf("%s carries a date with an offset:\n%s", name, raw)
+		}
+	}
+	if !strings.Contains(string(rawCfg), `"created":"`+want+`"`) {
+		t.Errorf("config's created is not %s:\n%s", want, rawCfg)
+	}
+	// the same instant in another zone is the same image
+	s.Created = created
+	utc, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d1, _ := img.Digest()
+	d2, _ := utc.Digest()
+	if d1 != d2 {
+		t.Errorf("the same creation time in two zones gave %s and %s", d1, d2)
+	}
+}
