@@ -1,16 +1,18 @@
 package main
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 )
 
@@ -78,15 +80,20 @@ func TestCompletionScripts(t *testing.T) {
 	}
 }
 
-// `make man` writes a page per verb, with the verb's flags described.
+// `make man` writes a page per verb, with the verb's flags described, and
+// says what --help says: go-md2man reads the help as markdown, where
+// "<app>" was an HTML tag and vanished.
 func TestManPages(t *testing.T) {
-	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "-tags", "mangen", "./cmd/promote", "man", dir)
-	cmd.Dir = "../.."
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1790000000")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go run -tags mangen ./cmd/promote man: %v\n%s", err, out)
-	}
+	dir := clitest.ManPages(t, "../..", "./cmd/promote")
+	clitest.CheckManPages(t, dir, func(ios *cli.IOStreams) *cobra.Command {
+		return newRootCmd(ios, func(context.Context, *options) error {
+			t.Fatal("a man page check ran a command")
+			return nil
+		})
+	}, map[string][]string{
+		"promote-status": {"argocd/<app> commit statuses"},
+		"promote-init":   {"versions/*.yaml"},
+	})
 	root := newRootCmd(&ioStreams{}, nil)
 	for _, c := range root.Commands() {
 		if !c.IsAvailableCommand() || c.Name() == "completion" {

@@ -35,6 +35,7 @@ func ManCmd() *cobra.Command {
 			header := &doc.GenManHeader{Section: "1", Source: "gitops-promote", Manual: "gitops-promote manual", Date: &date}
 			root := cmd.Root()
 			cmd.Parent().RemoveCommand(cmd)
+			MarkdownForMan(root) // go-md2man reads help text as markdown
 			return doc.GenManTree(root, header, args[0])
 		},
 	}
