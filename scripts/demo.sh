@@ -3,16 +3,26 @@
 # Packages the example charts and serves them on loopback (the chart check
 # and manifestdiff fetch from there), makes the fleet a git repo with a
 # bare remote, then runs check, plan, apply --push, manifestdiff of the
-# promotion, and two refused commands.
+# promotion, and two refused commands. DEMO_BIN names another directory
+# holding both binaries (the demo's test builds its own).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$root/bin
+bin=${DEMO_BIN:-$root/bin}
 work=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# Bold headings only on a terminal and without NO_COLOR, as the tools
+# colour their own output (--color auto): a log or a pipe gets plain text.
+# git, which ignores NO_COLOR, gets the same rule, and no pager: the demo
+# must not stop for a keypress.
+bold="" plain="" gitcolor=never
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+  bold=$'\033[1m' plain=$'\033[0m' gitcolor=auto
+fi
+git() { command git --no-pager -c color.ui="$gitcolor" "$@"; }
+step() { printf '\n%s==> %s%s\n' "$bold" "$*" "$plain"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 
 step "packaging the example charts and serving them on loopback"
