@@ -20,3 +20,35 @@ func TestDocsCommandLines(t *testing.T) {
 		})
 	})
 }
+
+// Every flag the docs show in a code span, in prose or in a table, is a
+// flag of promote or manifestdiff (or of the program named), and one that
+// takes no value is not shown with one.
+func TestDocsFlagSpans(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds promote; run without -short")
+	}
+	flags := clitest.TreeFlags(newRootCmd(&cli.IOStreams{}, nil))
+	for name, value := range clitest.HelpFlags(t, clitest.BuildRelease(t, "../..", "./cmd/promote")) {
+		flags[name] = flags[name] || value
+	}
+	clitest.CheckDocFlags(t, "../..", flags, map[string]string{
+		"--set": "helm", "--set-file": "helm", "--set-string": "helm", "--kube-version": "helm", "--skip-tests": "helm",
+		"--enable-helm": "kustomize", "--enable-alpha-plugins": "kustomize", "--enable-managedby-label": "kustomize",
+		"--load-restrictor": "kustomize", "--reorder": "kustomize",
+		"-update": "go test (golden files)", "-fuzzminimizetime": "go test", "-ldflags": "go build",
+		"--scenario": "scripts/bench.py",
+	})
+}
+
+// README.md's Environment table lists every variable manifestdiff reads,
+// and manifestdiff reads every variable the table says it uses.
+func TestDocsEnvironment(t *testing.T) {
+	clitest.CheckEnvDocs(t, "../..", "./cmd/manifestdiff", "manifestdiff", map[string]string{
+		"GIT_CONFIG_GLOBAL":   "where git's config is, found as git finds it",
+		"GIT_CONFIG_SYSTEM":   "as GIT_CONFIG_GLOBAL",
+		"GIT_CONFIG_NOSYSTEM": "as GIT_CONFIG_GLOBAL",
+		"XDG_CONFIG_HOME":     "as GIT_CONFIG_GLOBAL",
+		"ARGOCD_APP_*":        "Argo CD's build environment, which internal/argo sets for a render; not read from ours",
+	}, map[string]string{"KUBECONFIG": "client-go's kubeconfig loading rules (internal/kube), for --live"})
+}

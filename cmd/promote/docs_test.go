@@ -20,3 +20,16 @@ func TestDocsCommandLines(t *testing.T) {
 		})
 	})
 }
+
+// README.md's Environment table lists every variable promote reads, and
+// promote reads every variable the table says it uses.
+func TestDocsEnvironment(t *testing.T) {
+	clitest.CheckEnvDocs(t, "../..", "./cmd/promote", "promote", map[string]string{
+		"GIT_CONFIG_GLOBAL":    "where git's config is, found as git finds it (the identity row: otherwise git config)",
+		"GIT_CONFIG_SYSTEM":    "as GIT_CONFIG_GLOBAL",
+		"GIT_CONFIG_NOSYSTEM":  "as GIT_CONFIG_GLOBAL",
+		"XDG_CONFIG_HOME":      "as GIT_CONFIG_GLOBAL",
+		"CI_MERGE_REQUEST_IID": "named in the hints shared with manifestdiff --post (cmd/internal/cli/env.go), not read by promote",
+		"ARGOCD_APP_*":         "Argo CD's build environment, which internal/argo sets for a render; not read from ours",
+	}, nil)
+}
