@@ -35,7 +35,8 @@ func TestDocsFlagSpans(t *testing.T) {
 	clitest.CheckDocFlags(t, "../..", flags, map[string]string{
 		"--set": "helm", "--set-file": "helm", "--set-string": "helm", "--kube-version": "helm", "--skip-tests": "helm",
 		"--enable-helm": "kustomize", "--enable-alpha-plugins": "kustomize", "--enable-managedby-label": "kustomize",
-		"--load-restrictor": "kustomize", "--reorder": "kustomize",
+		"--load-restrictor": "kustomize", "--reorder": "kustomize", "--helm-command": "kustomize",
+		"--helm-kube-version": "kustomize", "--helm-api-versions": "kustomize", "--generate-name": "helm",
 		"-update": "go test (golden files)", "-fuzzminimizetime": "go test", "-ldflags": "go build",
 		"--scenario": "scripts/bench.py",
 	})
