@@ -70,7 +70,7 @@ func TestKustomizeHelmCharts(t *testing.T) {
 	checkKustHelm(t, r.code, r.out, d.out, r.errOut)
 
 	f.Charts.requireAuth("ci", "Chart-Pw-3141")
-	env := map[string]string{"HELM_REPO_USERNAME": "ci", "HELM_REPO_PASSWORD": "Chart-Pw-3141"}
+	env := map[string]string{"HELM_REPO_USERNAME": "ci", "HELM_REPO_PASSWORD": "Chart-Pw-3141", "HELM_REPO_URL": f.Charts.URL}
 	r = f.run(t, env, "--base", base, "--head", head, "-o", "json")
 	d = f.run(t, env, "--base", base, "--head", head, "-o", "diff")
 	checkKustHelm(t, r.code, r.out, d.out, r.errOut)

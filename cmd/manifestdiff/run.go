@@ -61,6 +61,9 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
+	if client.Creds.Unscoped() {
+		fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", charts.UnscopedWarning)
+	}
 	repos, err := gitFetcher(o, cfg, getenv)
 	if err != nil {
 		return err
@@ -136,8 +139,13 @@ func resolveSides(repo *git.Repo, o *options, getenv func(string) string) (manif
 }
 
 func chartClient(o *options, getenv func(string) string) (*charts.Client, error) {
-	c := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
-		LocalDir: o.chartsDir, CacheDir: o.cacheDir, UserAgent: "gitops-promote-manifestdiff"}
+	c := &charts.Client{LocalDir: o.chartsDir, CacheDir: o.cacheDir, UserAgent: "gitops-promote-manifestdiff"}
+	if c.LocalDir == "" { // offline: no repository is asked, no credential needed
+		var err error
+		if c.Creds, err = charts.CredentialsFromEnv(getenv); err != nil {
+			return nil, err
+		}
+	}
 	if c.CacheDir == "" && c.LocalDir == "" {
 		dir, err := os.UserCacheDir()
 		if err != nil {

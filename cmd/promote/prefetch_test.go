@@ -39,7 +39,7 @@ func TestChartCredentialsOnlyToChartRepositories(t *testing.T) {
 			}
 		}
 	})
-	env := map[string]string{"HELM_REPO_USERNAME": "charts", "HELM_REPO_PASSWORD": "chart-secret"}
+	env := map[string]string{"HELM_REPO_USERNAME": "charts", "HELM_REPO_PASSWORD": "chart-secret", "HELM_REPO_URL": f.Charts.URL}
 	res := f.run(t, env, "apply", "--from", "preprod", "--to", "prod")
 	if res.code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", res.code, res.out, res.errOut)

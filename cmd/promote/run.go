@@ -58,8 +58,14 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, PushTimeout: o.pushTimeout, Log: logger(ios.ErrOut, o)}
 	var prefetch func(repoURL string)
 	if o.verb != "plan" && !o.skipChartCheck {
-		client := &charts.Client{Auth: charts.Auth{Username: getenv("HELM_REPO_USERNAME"), Password: getenv("HELM_REPO_PASSWORD")},
-			UserAgent: "gitops-promote"}
+		creds, err := charts.CredentialsFromEnv(getenv)
+		if err != nil {
+			return err
+		}
+		if creds.Unscoped() {
+			a.Log.Warn(charts.UnscopedWarning)
+		}
+		client := &charts.Client{Creds: creds, UserAgent: "gitops-promote"}
 		a.Charts = client
 		prefetch = prefetcher(ctx, client)
 	}

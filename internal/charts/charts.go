@@ -32,18 +32,15 @@ var (
 	ErrDigestMismatch = errors.New("chart digest mismatch")
 )
 
-// Auth holds repository credentials. Callers fill it from
-// HELM_REPO_USERNAME and HELM_REPO_PASSWORD.
-type Auth struct{ Username, Password string }
-
-func (a Auth) set() bool { return a.Username != "" || a.Password != "" }
-
 // Client looks charts up and fetches them. The zero value is ready to use;
 // a Client is safe for concurrent use and must not be copied after first
 // use, because it memoises indexes, tokens and downloads.
 type Client struct {
 	HTTP *http.Client // nil: a client with sane timeouts
-	Auth Auth
+	// Creds chooses, per repository, the credentials and TLS settings
+	// (see Credentials). nil: only credentials written into a
+	// repository's URL, and the system's TLS roots.
+	Creds *Credentials
 	// CacheDir holds fetched .tgz files and nothing else; "" disables the
 	// disk cache.
 	CacheDir string
@@ -51,19 +48,20 @@ type Client struct {
 	// <LocalDir>/<chart>-<version>.tgz and the network is never touched.
 	LocalDir  string
 	UserAgent string // "" -> "gitops-promote"
-	// PassCredentialsAll sends Auth also to hosts other than the
-	// repository's own when index.yaml points downloads there, like Helm's
-	// --pass-credentials. Off by default so a third-party CDN never sees
-	// the repository password.
-	PassCredentialsAll bool
 
 	initOnce sync.Once
 	httpc    *http.Client
 	indexes  flight[*index]
 	archives flight[[]byte]
+	// registry credentials by host: a credential helper runs once
+	regAuth flight[registryAuth]
 
 	authMu sync.Mutex
 	authz  map[string]string // registry host + repository -> Authorization
+	plain  map[string]bool   // loopback registry hosts that speak plain HTTP
+
+	tlsMu      sync.Mutex
+	tlsClients map[tlsSettings]*http.Client
 }
 
 func (c *Client) init() {
@@ -77,6 +75,8 @@ func (c *Client) init() {
 		// redirect that leaves the origin carries no credential here.
 		c.httpc = scrub.StripOnRedirect(hc)
 		c.authz = map[string]string{}
+		c.plain = map[string]bool{}
+		c.tlsClients = map[tlsSettings]*http.Client{}
 	})
 }
 
@@ -101,14 +101,13 @@ func (c *Client) userAgent() string {
 // HTTP repository the index is fetched at most once per Client; for an OCI
 // registry the tags are listed, following pagination.
 func (c *Client) Versions(ctx context.Context, repoURL, chart string) ([]string, error) {
-	r, err := parseRepo(repoURL)
+	r, err := c.repo(repoURL)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkChartName(r, chart); err != nil {
 		return nil, err
 	}
-	c.init()
 	switch {
 	case c.LocalDir != "":
 		return c.localVersions(r, chart)
@@ -123,7 +122,7 @@ func (c *Client) Versions(ctx context.Context, repoURL, chart string) ([]string,
 // wraps ErrChartNotFound, ErrVersionNotFound (a *VersionNotFoundError) or
 // ErrAuth. Versions match exactly, or as equal semantic versions.
 func (c *Client) HasVersion(ctx context.Context, repoURL, chart, version string) error {
-	r, err := parseRepo(repoURL)
+	r, err := c.repo(repoURL)
 	if err != nil {
 		return err
 	}
@@ -133,7 +132,6 @@ func (c *Client) HasVersion(ctx context.Context, repoURL, chart, version string)
 	if err := checkVersion(r, chart, version); err != nil {
 		return err
 	}
-	c.init()
 	switch {
 	case c.LocalDir != "":
 		_, err = c.localPath(r, chart, version)
@@ -150,7 +148,7 @@ func (c *Client) HasVersion(ctx context.Context, repoURL, chart, version string)
 // concurrent calls for the same chart@version download once. The returned
 // slice is the caller's own.
 func (c *Client) Fetch(ctx context.Context, repoURL, chart, version string) ([]byte, error) {
-	r, err := parseRepo(repoURL)
+	r, err := c.repo(repoURL)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +158,6 @@ func (c *Client) Fetch(ctx context.Context, repoURL, chart, version string) ([]b
 	if err := checkVersion(r, chart, version); err != nil {
 		return nil, err
 	}
-	c.init()
 	key := cacheKey(r, chart, version)
 	data, err := c.archives.do(ctx, key, true, func(ctx context.Context) ([]byte, error) {
 		return c.fetchUncached(ctx, r, chart, version, key)
@@ -192,4 +189,22 @@ func (c *Client) fetchUncached(ctx context.Context, r *repoRef, chart, version, 
 	// directory must not fail a render that already has the chart.
 	_ = c.writeCache(key, chart, version, data)
 	return data, nil
+}
+
+// repo parses repoURL for a look-up: a loopback registry already seen to
+// speak plain HTTP is addressed over HTTP at once.
+func (c *Client) repo(repoURL string) (*repoRef, error) {
+	r, err := parseRepo(repoURL)
+	if err != nil {
+		return nil, err
+	}
+	c.init()
+	if r.oci {
+		c.authMu.Lock()
+		if c.plain[r.base.Host] {
+			r.base.Scheme = "http"
+		}
+		c.authMu.Unlock()
+	}
+	return r, nil
 }

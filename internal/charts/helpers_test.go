@@ -150,3 +150,16 @@ func noNetwork(t *testing.T) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// up is user and password credentials.
+func up(user, pass string) Auth { return Auth{Username: user, Password: pass} }
+
+// pairFor is HELM_REPO_USERNAME/HELM_REPO_PASSWORD scoped by HELM_REPO_URL
+// to urls; nil when a is empty.
+func pairFor(a Auth, urls ...string) *Credentials {
+	if !a.set() {
+		return nil
+	}
+	a.Source = EnvUsername + "/" + EnvPassword
+	return &Credentials{Pair: a, PairURLs: urls}
+}

@@ -54,28 +54,36 @@ func (r *repoRef) chartURL(ref string) (*url.URL, error) {
 }
 
 // httpGet downloads u, sending credentials only to the repository's own
-// host (unless PassCredentialsAll): an index may point downloads at a CDN
-// or another party's server, which must not learn the password.
+// origin (unless its repositories.yaml entry says pass_credentials_all):
+// an index may point downloads at a CDN or another party's server, which
+// must not learn the password.
 func (c *Client) httpGet(ctx context.Context, r *repoRef, u *url.URL, what string, limit int64) ([]byte, error) {
 	u = stripURLCreds(u)
+	hc, err := c.clientFor(r)
+	if err != nil {
+		return nil, err
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s from %s: %w", what, r.display, err)
 	}
 	req.Header.Set("User-Agent", c.userAgent())
-	creds := c.credentials(r)
-	sendCreds := creds.set() && (c.PassCredentialsAll || sameOrigin(u, r.base))
-	if sendCreds {
-		req.SetBasicAuth(creds.Username, creds.Password)
+	creds, passAll := c.httpAuth(r)
+	var sent Auth
+	if creds.Username != "" || creds.Password != "" {
+		if passAll || sameOrigin(u, r.base) {
+			req.SetBasicAuth(creds.Username, creds.Password)
+			sent = creds
+		}
 	}
-	resp, err := c.httpc.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, transportError(r, what, err)
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return nil, authError(r, what, resp.StatusCode, sendCreds)
+		return nil, c.authError(r, what, resp.StatusCode, sent)
 	case resp.StatusCode != http.StatusOK:
 		return nil, fmt.Errorf("fetch %s from %s: %s answered %s", what, r.display, u.Host, resp.Status)
 	}

@@ -23,14 +23,14 @@ func TestHTTPBasicAuth(t *testing.T) {
 		wantErr error
 		wantMsg string
 	}{
-		{name: "no credentials", repoURL: f.repoURL, wantErr: ErrAuth, wantMsg: "set HELM_REPO_USERNAME/HELM_REPO_PASSWORD"},
-		{name: "wrong password", auth: Auth{user, "wrong-pa55"}, repoURL: f.repoURL, wantErr: ErrAuth, wantMsg: "were rejected"},
-		{name: "right credentials", auth: Auth{user, pass}, repoURL: f.repoURL},
+		{name: "no credentials", repoURL: f.repoURL, wantErr: ErrAuth, wantMsg: "helm repo add --username"},
+		{name: "wrong password", auth: up(user, "wrong-pa55"), repoURL: f.repoURL, wantErr: ErrAuth, wantMsg: "were rejected"},
+		{name: "right credentials", auth: up(user, pass), repoURL: f.repoURL},
 		{name: "credentials in the url", repoURL: withUserinfo},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &Client{Auth: tt.auth}
+			c := &Client{Creds: pairFor(tt.auth, f.repoURL)}
 			err := c.HasVersion(context.Background(), tt.repoURL, "podinfo", "6.2.0")
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("HasVersion = %v, want %v", err, tt.wantErr)
@@ -56,7 +56,7 @@ func TestHTTPCredentialsStayOnRepoHost(t *testing.T) {
 	f := newHTTPFixture(t, user, pass)
 	ctx := context.Background()
 
-	c := &Client{Auth: Auth{user, pass}}
+	c := &Client{Creds: pairFor(up(user, pass), f.repoURL)}
 	if _, err := c.Fetch(ctx, f.repoURL, "nginx", "1.0.0"); err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +71,12 @@ func TestHTTPCredentialsStayOnRepoHost(t *testing.T) {
 	}
 
 	f2 := newHTTPFixture(t, user, pass)
-	all := &Client{Auth: Auth{user, pass}, PassCredentialsAll: true}
+	all := &Client{Creds: &Credentials{Repositories: []Repository{{Name: "stable", URL: f2.repoURL, Username: user, Password: pass, PassCredentialsAll: true}}}}
 	if _, err := all.Fetch(ctx, f2.repoURL, "nginx", "1.0.0"); err != nil {
 		t.Fatal(err)
 	}
 	if !f2.cdnHits.sawAuth(f2.cdnPath) {
-		t.Error("PassCredentialsAll did not send credentials to the other host")
+		t.Error("pass_credentials_all did not send credentials to the other host")
 	}
 }
 

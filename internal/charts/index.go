@@ -72,11 +72,10 @@ func (c *Client) loadIndex(ctx context.Context, r *repoRef) (*index, error) {
 // does nothing for OCI or local repositories (their lookups are per chart).
 // Errors are dropped: the lookup that needs the index reports its own.
 func (c *Client) Prefetch(ctx context.Context, repoURL string) {
-	r, err := parseRepo(repoURL)
+	r, err := c.repo(repoURL)
 	if err != nil || r.oci {
 		return
 	}
-	c.init()
 	if c.LocalDir != "" {
 		return
 	}

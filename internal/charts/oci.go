@@ -81,7 +81,7 @@ func (c *Client) ociHasVersion(ctx context.Context, r *repoRef, chart, version s
 		_, err := c.ociResolve(ctx, r, chart, version)
 		return err
 	}
-	return c.ociStatusError(r, what, resp)
+	return c.ociStatusError(ctx, r, what, resp)
 }
 
 // ociResolve runs after an exact tag was not found: it lists the tags to
@@ -138,7 +138,7 @@ func (c *Client) ociManifest(ctx context.Context, r *repoRef, chart, tag, what s
 		return nil, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, c.ociStatusError(r, what, resp)
+		return nil, c.ociStatusError(ctx, r, what, resp)
 	}
 	data, err := readCapped(resp.Body, maxManifestBytes, what+" manifest", r)
 	if err != nil {
@@ -180,7 +180,7 @@ func (c *Client) ociBlob(ctx context.Context, r *repoRef, repo string, layer oci
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, c.ociStatusError(r, what, resp)
+		return nil, c.ociStatusError(ctx, r, what, resp)
 	}
 	data, err := readCapped(resp.Body, maxChartBytes, what, r)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +20,10 @@ import (
 // answered with the credentials. The Authorization that worked is kept
 // per registry and repository so later requests skip the round trip.
 func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, what string, accept ...string) (*http.Response, error) {
+	hc, err := c.clientFor(r)
+	if err != nil {
+		return nil, err
+	}
 	key := r.base.Host + "/" + repo
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
@@ -32,8 +37,13 @@ func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, wh
 		if authz := c.cachedAuthz(key); authz != "" {
 			req.Header.Set("Authorization", authz)
 		}
-		resp, err := c.httpc.Do(req)
+		resp, err := hc.Do(req)
 		if err != nil {
+			if next, ok := c.plainHTTP(r, req, err); ok {
+				rawURL = next
+				attempt--
+				continue
+			}
 			return nil, transportError(r, what, err)
 		}
 		// Only the registry itself may ask for credentials: a 401 from a
@@ -44,7 +54,7 @@ func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, wh
 		challenge := resp.Header.Get("WWW-Authenticate")
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
-		authz, err := c.answerChallenge(ctx, r, repo, what, challenge)
+		authz, err := c.answerChallenge(ctx, r, hc, repo, what, challenge)
 		if err != nil {
 			return nil, err
 		}
@@ -52,6 +62,23 @@ func (c *Client) ociDo(ctx context.Context, r *repoRef, repo, method, rawURL, wh
 		c.authz[key] = authz
 		c.authMu.Unlock()
 	}
+}
+
+// plainHTTP follows docker's rule for a loopback registry: HTTPS first,
+// and plain HTTP when the server answers HTTPS in plain HTTP. It returns
+// the request's URL over http, and remembers the host.
+func (c *Client) plainHTTP(r *repoRef, req *http.Request, err error) (string, bool) {
+	if !errors.Is(err, http.ErrSchemeMismatch) || req.URL.Scheme != "https" || !loopback(req.URL.Hostname()) ||
+		!strings.EqualFold(req.URL.Host, r.base.Host) {
+		return "", false
+	}
+	c.authMu.Lock()
+	c.plain[r.base.Host] = true
+	c.authMu.Unlock()
+	r.base.Scheme = "http"
+	u := *req.URL
+	u.Scheme = "http"
+	return u.String(), true
 }
 
 func fromRegistry(resp *http.Response, r *repoRef) bool {
@@ -64,26 +91,36 @@ func (c *Client) cachedAuthz(key string) string {
 	return c.authz[key]
 }
 
-func (c *Client) ociStatusError(r *repoRef, what string, resp *http.Response) error {
+func (c *Client) ociStatusError(ctx context.Context, r *repoRef, what string, resp *http.Response) error {
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		return authError(r, what, resp.StatusCode, c.credentials(r).set())
+		creds, err := c.ociAuth(ctx, r)
+		if err != nil {
+			return err
+		}
+		return c.authError(r, what, resp.StatusCode, creds)
 	}
 	return fmt.Errorf("fetch %s from %s: registry answered %s", what, r.display, resp.Status)
 }
 
-func (c *Client) answerChallenge(ctx context.Context, r *repoRef, repo, what, header string) (string, error) {
-	creds := c.credentials(r)
+func (c *Client) answerChallenge(ctx context.Context, r *repoRef, hc *http.Client, repo, what, header string) (string, error) {
+	creds, err := c.ociAuth(ctx, r)
+	if err != nil {
+		return "", err
+	}
 	scheme, params := parseChallenge(header)
 	switch strings.ToLower(scheme) {
 	case "bearer":
-		return c.bearerToken(ctx, r, repo, params)
+		if creds.RegistryToken != "" {
+			return "Bearer " + creds.RegistryToken, nil
+		}
+		return c.bearerToken(ctx, r, hc, creds, repo, params)
 	case "basic":
-		if !creds.set() {
-			return "", authError(r, what, http.StatusUnauthorized, false)
+		if creds.Username == "" && creds.Password == "" {
+			return "", c.authError(r, what, http.StatusUnauthorized, Auth{})
 		}
 		return basicAuthz(creds), nil
 	}
-	return "", authError(r, what, http.StatusUnauthorized, creds.set())
+	return "", c.authError(r, what, http.StatusUnauthorized, creds)
 }
 
 func basicAuthz(a Auth) string {
@@ -93,43 +130,35 @@ func basicAuthz(a Auth) string {
 // bearerToken runs the registry token flow. The realm is chosen by the
 // registry's answer, not by the user, so credentials go there only when
 // realmMayGetCredentials says so; otherwise the token is asked for
-// anonymously, which public registries answer.
-func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, params map[string]string) (string, error) {
+// anonymously, which public registries answer. An identity token is
+// exchanged with an OAuth2 refresh_token POST, as docker and oras do;
+// user and password with a GET in basic auth.
+func (c *Client) bearerToken(ctx context.Context, r *repoRef, hc *http.Client, creds Auth, repo string, params map[string]string) (string, error) {
 	realm, err := url.Parse(params["realm"])
 	if err != nil || realm.Host == "" || (realm.Scheme != "https" && realm.Scheme != "http") {
 		return "", fmt.Errorf("registry %s sent an unusable token realm", r.display)
-	}
-	q := realm.Query()
-	if s := params["service"]; s != "" {
-		q.Set("service", s)
 	}
 	scope := params["scope"]
 	if scope == "" {
 		scope = "repository:" + repo + ":pull"
 	}
-	q.Set("scope", scope)
-	realm.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, realm.String(), nil)
+	mayCreds := creds.set() && realmMayGetCredentials(r.base, realm)
+	req, sent, err := tokenRequest(ctx, realm, params["service"], scope, creds, mayCreds)
 	if err != nil {
 		return "", fmt.Errorf("registry %s token request: %w", r.display, err)
 	}
 	req.Header.Set("User-Agent", c.userAgent())
-	creds := c.credentials(r)
-	sentCreds := creds.set() && realmMayGetCredentials(r.base, realm)
-	if sentCreds {
-		req.SetBasicAuth(creds.Username, creds.Password)
-	}
-	resp, err := c.httpc.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return "", transportError(r, "registry token", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		if creds.set() && !sentCreds {
+		if creds.set() && !mayCreds {
 			return "", wrapf(ErrAuth, "%s sends token requests to %s://%s, which is not its own host or domain: "+
 				"the credentials were not sent there, and it refused a token without them", r.display, realm.Scheme, realm.Host)
 		}
-		return "", authError(r, "a registry token", resp.StatusCode, sentCreds)
+		return "", c.authError(r, "a registry token", resp.StatusCode, sent)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("registry %s token service answered %s", r.display, resp.Status)
@@ -151,6 +180,40 @@ func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, param
 	return "Bearer " + tok, nil
 }
 
+// tokenRequest builds the token request; sent is the credentials it
+// carries (none when withCreds is false).
+func tokenRequest(ctx context.Context, realm *url.URL, service, scope string, creds Auth, withCreds bool) (*http.Request, Auth, error) {
+	if withCreds && creds.IdentityToken != "" {
+		form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {creds.IdentityToken},
+			"client_id": {"gitops-promote"}, "scope": {scope}}
+		if service != "" {
+			form.Set("service", service)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, realm.String(), strings.NewReader(form.Encode()))
+		if err != nil {
+			return nil, Auth{}, err
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return req, creds, nil
+	}
+	u := *realm
+	q := u.Query()
+	if service != "" {
+		q.Set("service", service)
+	}
+	q.Set("scope", scope)
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, Auth{}, err
+	}
+	if withCreds && (creds.Username != "" || creds.Password != "") {
+		req.SetBasicAuth(creds.Username, creds.Password)
+		return req, creds, nil
+	}
+	return req, Auth{}, nil
+}
+
 // realmMayGetCredentials decides whether the registry's credentials may
 // go to the token realm its challenge names. Docker, oras and Helm send
 // them to any realm; here the realm must be HTTPS (plain HTTP only for a
@@ -160,7 +223,7 @@ func (c *Client) bearerToken(ctx context.Context, r *repoRef, repo string, param
 // the public suffix list, so a registry under github.io cannot point at
 // another github.io site. An IP address matches only itself.
 func realmMayGetCredentials(registry, realm *url.URL) bool {
-	if realm.Scheme != "https" && !(realm.Scheme == "http" && registryScheme(realm.Hostname()) == "http") {
+	if realm.Scheme != "https" && !(realm.Scheme == "http" && loopback(realm.Hostname()) && loopback(registry.Hostname())) {
 		return false
 	}
 	a, b := strings.ToLower(registry.Hostname()), strings.ToLower(realm.Hostname())

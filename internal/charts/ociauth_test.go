@@ -87,16 +87,16 @@ func TestOCITokenFlow(t *testing.T) {
 		wantErr error
 		wantMsg string
 	}{
-		{name: "credentials for a token", server: &tokenAuth{user: regUser, pass: regPass}, auth: Auth{regUser, regPass}},
-		{name: "access_token field", server: &tokenAuth{user: regUser, pass: regPass, accessToken: true}, auth: Auth{regUser, regPass}},
+		{name: "credentials for a token", server: &tokenAuth{user: regUser, pass: regPass}, auth: up(regUser, regPass)},
+		{name: "access_token field", server: &tokenAuth{user: regUser, pass: regPass, accessToken: true}, auth: up(regUser, regPass)},
 		{name: "anonymous token", server: &tokenAuth{}},
-		{name: "no credentials", server: &tokenAuth{user: regUser, pass: regPass}, wantErr: ErrAuth, wantMsg: "set HELM_REPO_USERNAME/HELM_REPO_PASSWORD"},
-		{name: "wrong password", server: &tokenAuth{user: regUser, pass: regPass}, auth: Auth{regUser, "nope-nope"}, wantErr: ErrAuth, wantMsg: "rejected"},
+		{name: "no credentials", server: &tokenAuth{user: regUser, pass: regPass}, wantErr: ErrAuth, wantMsg: "helm registry login"},
+		{name: "wrong password", server: &tokenAuth{user: regUser, pass: regPass}, auth: up(regUser, "nope-nope"), wantErr: ErrAuth, wantMsg: "rejected"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newOCIFixture(t, tt.server.front)
-			c := &Client{Auth: tt.auth}
+			c := &Client{Creds: pairFor(tt.auth, "oci://"+f.host()+"/charts")}
 			ctx := context.Background()
 			repo := f.host() + "/charts"
 			err := c.HasVersion(ctx, repo, "podinfo", "6.2.0")
@@ -136,10 +136,10 @@ func TestOCIBasicChallenge(t *testing.T) {
 	if err := (&Client{}).HasVersion(ctx, repo, "podinfo", "6.0.0"); !errors.Is(err, ErrAuth) {
 		t.Errorf("without credentials: %v, want ErrAuth", err)
 	}
-	if err := (&Client{Auth: Auth{regUser, "bad"}}).HasVersion(ctx, repo, "podinfo", "6.0.0"); !errors.Is(err, ErrAuth) {
+	if err := (&Client{Creds: pairFor(up(regUser, "bad"), repo)}).HasVersion(ctx, repo, "podinfo", "6.0.0"); !errors.Is(err, ErrAuth) {
 		t.Errorf("wrong password: %v, want ErrAuth", err)
 	}
-	c := &Client{Auth: Auth{regUser, regPass}}
+	c := &Client{Creds: pairFor(up(regUser, regPass), repo)}
 	got, err := c.Fetch(ctx, repo, "podinfo", "6.0.0")
 	if err != nil {
 		t.Fatal(err)

@@ -74,7 +74,7 @@ func TestHTTPRepoRedirectKeepsCredentialsHome(t *testing.T) {
 				httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
 			}))
 			t.Cleanup(front.Close)
-			_, err := (&Client{Auth: Auth{user, pass}}).Fetch(context.Background(), front.URL+"/stable", "podinfo", "6.0.0")
+			_, err := (&Client{Creds: pairFor(up(user, pass), front.URL)}).Fetch(context.Background(), front.URL+"/stable", "podinfo", "6.0.0")
 			n, creds := elsewhere.seen()
 			if n == 0 {
 				t.Fatalf("redirect not followed (err %v): the test proves nothing", err)
@@ -111,7 +111,7 @@ func TestOCIBlobRedirectKeepsTokenHome(t *testing.T) {
 			})
 			backend, _ := url.Parse(f.backend.URL)
 			storage = newWitness(t, httputil.NewSingleHostReverseProxy(backend))
-			c := &Client{Auth: Auth{regUser, regPass}}
+			c := &Client{Creds: pairFor(up(regUser, regPass), "oci://"+f.host())}
 			got, err := c.Fetch(context.Background(), f.host()+"/charts", "podinfo", "6.0.0")
 			if err != nil {
 				t.Fatal(err)
@@ -150,7 +150,7 @@ func TestOCIRealmOnAnotherHost(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	})
-	err := (&Client{Auth: Auth{regUser, regPass}}).HasVersion(context.Background(), f.host()+"/charts", "podinfo", "6.0.0")
+	err := (&Client{Creds: pairFor(up(regUser, regPass), f.host())}).HasVersion(context.Background(), f.host()+"/charts", "podinfo", "6.0.0")
 	if !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "not its own host or domain") {
 		t.Errorf("error %v: want ErrAuth naming the foreign realm", err)
 	}
@@ -186,7 +186,7 @@ func TestOCIRealmOnTheSameHost(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	})
-	if err := (&Client{Auth: Auth{regUser, regPass}}).HasVersion(context.Background(), f.host()+"/charts", "podinfo", "6.0.0"); err != nil {
+	if err := (&Client{Creds: pairFor(up(regUser, regPass), f.host())}).HasVersion(context.Background(), f.host()+"/charts", "podinfo", "6.0.0"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -38,10 +38,10 @@ func TestParseRepo(t *testing.T) {
 		auth                    Auth
 	}{
 		{in: "https://charts.example.com/stable/", display: "https://charts.example.com/stable", base: "https://charts.example.com/stable"},
-		{in: "https://u:p@charts.example.com", display: "https://charts.example.com", base: "https://charts.example.com", auth: Auth{"u", "p"}},
+		{in: "https://u:p@charts.example.com", display: "https://charts.example.com", base: "https://charts.example.com", auth: up("u", "p")},
 		{in: "ghcr.io/org/charts", display: "oci://ghcr.io/org/charts", base: "https://ghcr.io", path: "org/charts"},
-		{in: "oci://127.0.0.1:5000/a/b/", display: "oci://127.0.0.1:5000/a/b", base: "http://127.0.0.1:5000", path: "a/b"},
-		{in: "oci://localhost:5000", display: "oci://localhost:5000", base: "http://localhost:5000"},
+		{in: "oci://127.0.0.1:5000/a/b/", display: "oci://127.0.0.1:5000/a/b", base: "https://127.0.0.1:5000", path: "a/b"},
+		{in: "oci://localhost:5000", display: "oci://localhost:5000", base: "https://localhost:5000"},
 	}
 	for _, tt := range tests {
 		r, err := parseRepo(tt.in)

@@ -72,7 +72,9 @@ func parseRepo(raw string) (*repoRef, error) {
 	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	if oci {
 		r.path = strings.Trim(u.Path, "/")
-		r.base = &url.URL{Scheme: registryScheme(u.Hostname()), Host: u.Host}
+		// HTTPS, as Helm; a loopback registry that answers in plain HTTP
+		// is then spoken to in plain HTTP (docker's rule), see ociDo
+		r.base = &url.URL{Scheme: "https", Host: u.Host}
 		r.display = strings.TrimRight("oci://"+u.Host+"/"+r.path, "/")
 		return r, nil
 	}
@@ -85,30 +87,19 @@ func parseRepo(raw string) (*repoRef, error) {
 	return r, nil
 }
 
-// registryScheme picks plain HTTP only for loopback registries, the ones a
-// developer or a test runs locally; everything else must be HTTPS.
-func registryScheme(host string) string {
+// loopback: a host only this machine can serve, where a developer or a
+// test runs a registry; the only place plain HTTP may carry credentials.
+func loopback(host string) bool {
 	if host == "localhost" {
-		return "http"
+		return true
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return "http"
-	}
-	return "https"
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // stripUserinfo masks a URL's userinfo without parsing it: a password
 // holding '/', '#' or a space is what makes parsing fail.
 func stripUserinfo(s string) string { return scrub.URL(s) }
-
-// credentials returns what to send to the repository's own host: the
-// Client's Auth, else credentials written into the repository URL.
-func (c *Client) credentials(r *repoRef) Auth {
-	if c.Auth.set() {
-		return c.Auth
-	}
-	return r.auth
-}
 
 func checkChartName(r *repoRef, chart string) error {
 	if chart == "" {
@@ -152,13 +143,24 @@ func wrapf(sentinel error, format string, args ...any) error {
 	return &sentinelError{msg: fmt.Sprintf(format, args...), err: sentinel}
 }
 
-func authError(r *repoRef, what string, status int, sentCreds bool) error {
-	if sentCreds {
-		return wrapf(ErrAuth, "%s answered %d for %s: the credentials from HELM_REPO_USERNAME/HELM_REPO_PASSWORD were rejected",
-			r.display, status, what)
+// authError says that r refused access: whose credentials it rejected,
+// or how to give it some.
+func (c *Client) authError(r *repoRef, what string, status int, sent Auth) error {
+	if sent.set() {
+		return wrapf(ErrAuth, "%s answered %d for %s: the credentials from %s were rejected",
+			r.display, status, what, sent.source())
 	}
-	return wrapf(ErrAuth, "%s answered %d for %s: set HELM_REPO_USERNAME/HELM_REPO_PASSWORD to authenticate",
-		r.display, status, what)
+	return wrapf(ErrAuth, "%s answered %d for %s: %s", r.display, status, what, c.authHint(r))
+}
+
+func (c *Client) authHint(r *repoRef) string {
+	switch {
+	case c.Creds.unscopedPair(r):
+		return "HELM_REPO_USERNAME/HELM_REPO_PASSWORD are set, but HELM_REPO_URL does not name this repository, so they were not sent: add it to HELM_REPO_URL"
+	case r.oci:
+		return "log in with 'helm registry login' or 'docker login', or set HELM_REPO_USERNAME/HELM_REPO_PASSWORD with HELM_REPO_URL naming it"
+	}
+	return "add it with 'helm repo add --username', or set HELM_REPO_USERNAME/HELM_REPO_PASSWORD with HELM_REPO_URL naming it"
 }
 
 // transportError drops the request URL that *url.Error repeats; the

@@ -50,7 +50,7 @@ func (c *Client) ociTagPage(ctx context.Context, r *repoRef, repo, chart, pageUR
 	case http.StatusNotFound:
 		return nil, "", chartNotFound(r, chart, "")
 	default:
-		return nil, "", c.ociStatusError(r, what, resp)
+		return nil, "", c.ociStatusError(ctx, r, what, resp)
 	}
 	data, err := readCapped(resp.Body, maxTagsBytes, what, r)
 	if err != nil {

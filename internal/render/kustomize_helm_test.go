@@ -71,7 +71,7 @@ func TestKustomizeHelmPullErrors(t *testing.T) {
 			tree := fstest.MapFS{"apps/web/kustomization.yaml": {Data: []byte("helmCharts:\n- " + tc.chart + "\n")}}
 			req := &argo.Request{Env: "qa", App: "web", Kind: argo.KindKustomize, Path: "apps/web", Source: argo.Source{Path: "apps/web"},
 				KustomizeBuildOptions: "--enable-helm"}
-			client := &charts.Client{HTTP: s.client, Auth: charts.Auth{Username: "ci", Password: "Env-S3cret-77"}}
+			client := &charts.Client{HTTP: s.client, Creds: &charts.Credentials{Pair: charts.Auth{Username: "ci", Password: "Env-S3cret-77"}, PairURLs: []string{s.repo}}}
 			_, err := KustomizeSource{}.Render(t.Context(), Input{FS: tree, Charts: client}, req)
 			if err == nil || errors.Is(err, argo.ErrNotRendered) {
 				t.Fatalf("err = %v, want a failed render", err)
