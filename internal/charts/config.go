@@ -40,7 +40,7 @@ func LoadRepositories(path string) ([]Repository, error) {
 		// the file holds passwords: the parser's quotes of it are masked
 		var s scrub.Set
 		s.AddYAML(data)
-		return nil, fmt.Errorf("reading chart repositories %s: %v", path, s.Error(err))
+		return nil, fmt.Errorf("reading chart repositories %s: %s", path, oneLine(s.Error(err).Error()))
 	}
 	out := make([]Repository, 0, len(f.Repositories))
 	for _, e := range f.Repositories {

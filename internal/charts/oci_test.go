@@ -19,7 +19,12 @@ type ociFixture struct {
 }
 
 func newOCIFixture(t *testing.T, front func(http.Handler) http.Handler) *ociFixture {
-	f := &ociFixture{testRegistry: newTestRegistry(t, front), charts: map[string][]byte{}}
+	return fillOCI(t, newTestRegistry(t, front))
+}
+
+// fillOCI pushes the test charts to tr.
+func fillOCI(t *testing.T, tr *testRegistry) *ociFixture {
+	f := &ociFixture{testRegistry: tr, charts: map[string][]byte{}}
 	push := func(name, version, layerType string) {
 		body := makeChart(t, name, version)
 		f.charts[name+"@"+version] = body

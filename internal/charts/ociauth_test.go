@@ -25,7 +25,8 @@ const (
 // credentials (or to anyone when user is "", like a public registry).
 type tokenAuth struct {
 	user, pass  string
-	accessToken bool // answer {"access_token": ...} as OAuth2 servers do
+	accessToken bool   // answer {"access_token": ...} as OAuth2 servers do
+	refresh     string // an identity token it takes in an OAuth2 refresh_token POST
 
 	mu   sync.Mutex
 	reqs []url.Values // queries of token requests that got a token
@@ -41,8 +42,12 @@ func (a *tokenAuth) front(h http.Handler) http.Handler {
 			repo, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/v2/"), "/tags/")
 			repo, _, _ = strings.Cut(repo, "/manifests/")
 			repo, _, _ = strings.Cut(repo, "/blobs/")
+			scheme := "http"
+			if r.TLS != nil {
+				scheme = "https"
+			}
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(
-				`Bearer realm="http://%s/token",service="test-registry",scope="repository:%s:pull"`, r.Host, repo))
+				`Bearer realm="%s://%s/token",service="test-registry",scope="repository:%s:pull"`, scheme, r.Host, repo))
 			http.Error(w, `{"errors":[{"code":"UNAUTHORIZED"}]}`, http.StatusUnauthorized)
 			return
 		}
@@ -51,6 +56,18 @@ func (a *tokenAuth) front(h http.Handler) http.Handler {
 }
 
 func (a *tokenAuth) serveToken(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		if r.ParseForm() != nil || a.refresh == "" || r.PostForm.Get("grant_type") != "refresh_token" ||
+			r.PostForm.Get("refresh_token") != a.refresh || r.PostForm.Get("service") != "test-registry" {
+			http.Error(w, `{"details":"invalid refresh token"}`, http.StatusUnauthorized)
+			return
+		}
+		a.mu.Lock()
+		a.reqs = append(a.reqs, url.Values{"scope": r.PostForm["scope"], "grant_type": {"refresh_token"}})
+		a.mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"access_token": regToken, "expires_in": 300})
+		return
+	}
 	if a.user != "" {
 		u, p, ok := r.BasicAuth()
 		if !ok || u != a.user || p != a.pass {

@@ -28,6 +28,11 @@ type testRegistry struct {
 }
 
 func newTestRegistry(t *testing.T, front func(http.Handler) http.Handler) *testRegistry {
+	return newTestRegistryWith(t, front, func(s *httptest.Server) { s.Start(); t.Cleanup(s.Close) })
+}
+
+// newTestRegistryWith starts the front with start (e.g. over TLS).
+func newTestRegistryWith(t *testing.T, front func(http.Handler) http.Handler, start func(*httptest.Server)) *testRegistry {
 	reg := registry.New(registry.Logger(log.New(io.Discard, "", 0)))
 	tr := &testRegistry{hits: newCounter()}
 	tr.backend = httptest.NewServer(reg)
@@ -35,13 +40,16 @@ func newTestRegistry(t *testing.T, front func(http.Handler) http.Handler) *testR
 	if front == nil {
 		front = func(h http.Handler) http.Handler { return h }
 	}
-	tr.front = httptest.NewServer(tr.hits.wrap(front(reg)))
-	t.Cleanup(tr.front.Close)
+	tr.front = httptest.NewUnstartedServer(tr.hits.wrap(front(reg)))
+	start(tr.front)
 	return tr
 }
 
 // host is the registry as Argo CD writes it: host:port without a scheme.
-func (tr *testRegistry) host() string { return strings.TrimPrefix(tr.front.URL, "http://") }
+func (tr *testRegistry) host() string {
+	u, _ := url.Parse(tr.front.URL)
+	return u.Host
+}
 
 func (tr *testRegistry) uploadBlob(t *testing.T, repo string, body []byte) string {
 	t.Helper()
