@@ -176,7 +176,7 @@ func gitFetcher(o *options, cfg *config.Config, getenv func(string) string) (*gi
 		dir = filepath.Join(cache, "gitops-promote", "git")
 	}
 	home, _ := os.UserHomeDir()
-	return gitsource.New(dir, gitsource.Credentials{Host: gitsource.HostOf(cfg.RepoURL),
+	return gitsource.New(dir, gitsource.Credentials{RepoURL: cfg.RepoURL,
 		Token: firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN")), JobToken: getenv("CI_JOB_TOKEN"), Home: home})
 }
 

@@ -136,3 +136,20 @@ func dockerConfigPath(getenv func(string) string) string {
 	}
 	return ""
 }
+
+// SecretsFromEnv lists the credentials of every file and variable
+// CredentialsFromEnv reads, as user and secret pairs, skipping a file that
+// does not parse (its neighbours still count): for a caller that keeps
+// them out of what it prints, whatever else failed.
+func SecretsFromEnv(getenv func(string) string) [][2]string {
+	cr := &Credentials{Pair: Auth{Username: getenv(EnvUsername), Password: getenv(EnvPassword)}}
+	if repos, err := LoadRepositories(firstSet(getenv(EnvRepositoryConfig), helmConfigPath(getenv, "repositories.yaml"))); err == nil {
+		cr.Repositories = repos
+	}
+	for _, p := range []string{firstSet(getenv(EnvRegistryConfig), helmConfigPath(getenv, "registry", "config.json")), dockerConfigPath(getenv)} {
+		if rc, err := LoadRegistryConfig(p); p != "" && err == nil {
+			cr.Registries = append(cr.Registries, rc)
+		}
+	}
+	return cr.Secrets()
+}

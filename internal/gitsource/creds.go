@@ -7,61 +7,83 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/http"
 
 	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // Credentials are where a fetch may find credentials, each for its own
 // host only:
 //   - Token (GIT_TOKEN or GITLAB_TOKEN) as user "oauth2", and else
-//     JobToken (CI_JOB_TOKEN) as user "gitlab-ci-token", only for Host,
-//     the host of the GitOps repository (.promote.yaml's repoURL);
+//     JobToken (CI_JOB_TOKEN) as user "gitlab-ci-token", only for the host
+//     of RepoURL, the GitOps repository (.promote.yaml's repoURL), and
+//     only over HTTPS (over plain HTTP only when RepoURL itself is plain
+//     HTTP): a source on http://<that host> gets none;
 //   - for any other host, the git ecosystem's own files in Home:
 //     ~/.git-credentials (the store helper's "https://user:pass@host"
-//     lines), then ~/.netrc ("machine host login user password pass");
+//     lines: same scheme and host), then ~/.netrc ("machine host login
+//     user password pass", else "default");
 //   - SSH URLs use the SSH agent, file:// nothing.
+//
+// go-git drops them for the rest of a redirect chain once it leaves the
+// origin of the first request.
 type Credentials struct {
-	Host            string
+	RepoURL         string
 	Token, JobToken string
 	Home            string
 }
 
 // auth returns the auth method for repoURL and the secrets it holds,
 // which errors must never show.
-func (c Credentials) auth(repoURL string) (transport.AuthMethod, []string, error) {
+func (c Credentials) auth(repoURL string) (transport.AuthMethod, *scrub.Set, error) {
+	secrets := &scrub.Set{}
+	secrets.AddURL(repoURL)
 	ep, err := transport.NewEndpoint(repoURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("repository URL %s: %w", Redact(repoURL), err)
+		return nil, secrets, fmt.Errorf("repository URL %s: %s", Redact(repoURL), secrets.Foreign(err.Error()))
 	}
 	switch ep.Protocol {
 	case "http", "https":
 	case "ssh":
 		a, err := git.AuthFor(repoURL, "")
-		return a, nil, err
+		return a, secrets, err
 	default:
-		return nil, nil, nil
+		return nil, secrets, nil
 	}
-	host := HostOf(repoURL)
-	if c.Host != "" && strings.EqualFold(host, c.Host) {
+	if c.tokenGoesTo(ep.Protocol, HostOf(repoURL)) {
 		switch {
 		case c.Token != "":
-			return &http.BasicAuth{Username: "oauth2", Password: c.Token}, []string{c.Token}, nil
+			secrets.AddCredential("oauth2", c.Token)
+			return &http.BasicAuth{Username: "oauth2", Password: c.Token}, secrets, nil
 		case c.JobToken != "":
-			return &http.BasicAuth{Username: "gitlab-ci-token", Password: c.JobToken}, []string{c.JobToken}, nil
+			secrets.AddCredential("gitlab-ci-token", c.JobToken)
+			return &http.BasicAuth{Username: "gitlab-ci-token", Password: c.JobToken}, secrets, nil
 		}
 	}
-	if user, pass, ok := c.fromGitCredentials(ep.Protocol, host); ok {
-		return &http.BasicAuth{Username: user, Password: pass}, []string{pass, user}, nil
+	if user, pass, ok := c.fromGitCredentials(ep.Protocol, HostOf(repoURL)); ok {
+		secrets.AddCredential(user, pass)
+		return &http.BasicAuth{Username: user, Password: pass}, secrets, nil
 	}
 	if user, pass, ok := c.fromNetrc(strings.ToLower(ep.Host)); ok {
-		return &http.BasicAuth{Username: user, Password: pass}, []string{pass, user}, nil
+		secrets.AddCredential(user, pass)
+		return &http.BasicAuth{Username: user, Password: pass}, secrets, nil
 	}
-	return nil, nil, nil
+	return nil, secrets, nil
+}
+
+// tokenGoesTo: the environment's tokens belong to the GitOps repository's
+// host, over HTTPS, or over plain HTTP when that repository is itself
+// served so.
+func (c Credentials) tokenGoesTo(scheme, host string) bool {
+	home := HostOf(c.RepoURL)
+	if home == "" || !strings.EqualFold(host, home) {
+		return false
+	}
+	return scheme == "https" || strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.RepoURL)), scheme+"://")
 }
 
 // fromGitCredentials reads ~/.git-credentials: the first line of the
@@ -131,33 +153,75 @@ func (c Credentials) fromNetrc(host string) (string, string, bool) {
 	return user, pass, found && pass != ""
 }
 
-var urlUserinfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@"']+@`)
-
-// Redact hides any userinfo of a URL for messages.
-func Redact(s string) string { return urlUserinfo.ReplaceAllString(s, "${1}***@") }
-
-func stripUserinfo(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil || u.Scheme == "" {
-		return raw
+// Redact hides any userinfo of a URL for messages: of the URL itself,
+// found without parsing it, or of every URL in a text.
+func Redact(s string) string {
+	if strings.ContainsAny(s, " \t\n") {
+		return scrub.URLs(s)
 	}
-	u.User = nil
-	return u.String()
+	return scrub.URL(s)
 }
 
-// scrub removes every secret, raw or URL-escaped, from msg.
-func scrub(msg string, secrets []string) string {
-	msg = Redact(msg)
-	for _, s := range secrets {
-		if len(s) < 4 {
-			continue
+// stripUserinfo drops a URL's user and password; one that does not parse
+// (a password holding '/', '#' or a space) loses everything before the
+// last '@' of its authority, as scrub.URL finds it.
+func stripUserinfo(raw string) string {
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme != "" {
+		if u.User == nil {
+			return raw
 		}
-		msg = strings.ReplaceAll(msg, s, "***")
-		if esc := url.QueryEscape(s); esc != s {
-			msg = strings.ReplaceAll(msg, esc, "***")
+		u.User = nil
+		return u.String()
+	}
+	if i := strings.Index(raw, "://"); i >= 0 {
+		if at := strings.LastIndex(raw[i+3:], "@"); at >= 0 {
+			return raw[:i+3] + raw[i+3+at+1:]
 		}
 	}
-	return msg
+	return raw
+}
+
+// FileSecrets lists every credential of ~/.git-credentials and ~/.netrc
+// in home, as user and secret pairs, for a caller that keeps them out of
+// what it prints.
+func FileSecrets(home string) [][2]string {
+	if home == "" {
+		return nil
+	}
+	var out [][2]string
+	if data, err := os.ReadFile(filepath.Join(home, ".git-credentials")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if l = strings.TrimSpace(l); l == "" {
+				continue
+			}
+			if u, err := url.Parse(l); err == nil && u.User != nil {
+				pass, _ := u.User.Password()
+				out = append(out, [2]string{u.User.Username(), pass})
+			} else if i := strings.Index(l, "://"); i >= 0 {
+				// unparsable: what scrub.URL would mask is the secret
+				if at := strings.LastIndex(l[i+3:], "@"); at > 0 {
+					user, pass, _ := strings.Cut(l[i+3:i+3+at], ":")
+					out = append(out, [2]string{user, pass})
+				}
+			}
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(home, ".netrc")); err == nil {
+		f := strings.Fields(string(data))
+		user := ""
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "machine", "default":
+				user = ""
+			case "login":
+				user = f[i+1]
+			case "password":
+				out = append(out, [2]string{user, f[i+1]})
+			}
+		}
+	}
+	return out
 }
 
 // HostOf returns repoURL's host (with a non-default port), the host the

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -33,14 +34,26 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
 	"github.com/gitops-promote/gitops-promote/internal/git"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // ErrUnreachable marks a repository that could not be listed or fetched.
 var ErrUnreachable = errors.New("repository unreachable")
 
+// Bounds on one network operation, so that a server that stops answering
+// cannot hang a run: listing refs is one round trip, a fetch moves a pack.
+const (
+	defaultListTimeout  = 2 * time.Minute
+	defaultFetchTimeout = 15 * time.Minute
+)
+
 // Fetcher opens other repositories at a revision. It is safe for
 // concurrent use.
 type Fetcher struct {
+	// ListTimeout and FetchTimeout bound listing a remote's refs and one
+	// fetch; zero means 2 and 15 minutes.
+	ListTimeout, FetchTimeout time.Duration
+
 	dir   string
 	creds Credentials
 
@@ -248,6 +261,8 @@ func (f *Fetcher) fetch(ctx context.Context, c *cached, specs []config.RefSpec, 
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, orDefault(f.FetchTimeout, defaultFetchTimeout))
+	defer cancel()
 	err = r.FetchContext(ctx, &gogit.FetchOptions{RemoteName: "origin", RefSpecs: specs, Depth: depth, Auth: auth, Tags: gogit.NoTags})
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		return unreachable(c.url, "fetching", err, secrets)
@@ -264,6 +279,8 @@ func (f *Fetcher) list(ctx context.Context, c *cached) ([]remoteRef, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, orDefault(f.ListTimeout, defaultListTimeout))
+	defer cancel()
 	rem := gogit.NewRemote(nil, &config.RemoteConfig{Name: "origin", URLs: []string{stripUserinfo(c.url)}})
 	refs, err := rem.ListContext(ctx, &gogit.ListOptions{Auth: auth})
 	if err != nil {
@@ -310,10 +327,11 @@ func (c *cached) peel(h plumbing.Hash) (plumbing.Hash, error) {
 }
 
 // unreachable words a network error as one line naming the host, with
-// every credential scrubbed.
-func unreachable(repoURL, what string, err error, secrets []string) error {
+// every credential masked in every form (go-git puts the body of a 401,
+// 403 or 404 in its error, and servers echo the Authorization header).
+func unreachable(repoURL, what string, err error, secrets *scrub.Set) error {
 	msg := fmt.Sprintf("%s %s: %v", what, Redact(repoURL), err)
-	msg = scrub(strings.Join(strings.Fields(msg), " "), secrets)
+	msg = secrets.Text(strings.Join(strings.Fields(msg), " "))
 	sentinels := []error{ErrUnreachable}
 	for _, s := range []error{transport.ErrAuthenticationRequired, transport.ErrAuthorizationFailed, transport.ErrRepositoryNotFound, context.Canceled, context.DeadlineExceeded} {
 		if errors.Is(err, s) {
@@ -330,3 +348,10 @@ type netError struct {
 
 func (e *netError) Error() string   { return e.msg }
 func (e *netError) Unwrap() []error { return e.sentinels }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}

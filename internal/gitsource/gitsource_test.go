@@ -139,11 +139,11 @@ func TestCredentialsStayOnTheirHost(t *testing.T) {
 	u, _ := url.Parse(srv.URL)
 	ctx := context.Background()
 
-	f, _ := New(t.TempDir(), Credentials{Host: u.Host, Token: token})
+	f, _ := New(t.TempDir(), Credentials{RepoURL: srv.URL + "/gitops.git", Token: token})
 	if _, commit, err := f.Open(ctx, srv.URL, "main", ""); err != nil || commit != commits["two"] {
 		t.Fatalf("with the token for this host: %s %v", commit, err)
 	}
-	f, _ = New(t.TempDir(), Credentials{Host: "gitlab.example.com", Token: token, JobToken: token})
+	f, _ = New(t.TempDir(), Credentials{RepoURL: "https://gitlab.example.com/org/gitops.git", Token: token, JobToken: token})
 	_, _, err := f.Open(ctx, srv.URL, "main", "")
 	if !errors.Is(err, ErrUnreachable) || strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), u.Host) {
 		t.Errorf("token of another host: err = %v", err)
@@ -153,7 +153,7 @@ func TestCredentialsStayOnTheirHost(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".git-credentials"), []byte("https://x:y@other.example\n"+line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, _ = New(t.TempDir(), Credentials{Host: "gitlab.example.com", Home: home})
+	f, _ = New(t.TempDir(), Credentials{RepoURL: "https://gitlab.example.com/org/gitops.git", Home: home})
 	if _, _, err := f.Open(ctx, srv.URL, "v1.2.0", ""); err != nil {
 		t.Errorf("from ~/.git-credentials: %v", err)
 	}
@@ -166,14 +166,14 @@ func TestCredentialsStayOnTheirHost(t *testing.T) {
 	if _, _, err := f.Open(ctx, srv.URL, "main", ""); err != nil {
 		t.Errorf("from ~/.netrc: %v", err)
 	}
-	f, _ = New(t.TempDir(), Credentials{Host: u.Host, Token: "wrong-token-value"})
+	f, _ = New(t.TempDir(), Credentials{RepoURL: srv.URL, Token: "wrong-token-value"})
 	if _, _, err := f.Open(ctx, srv.URL, "main", ""); err == nil || strings.Contains(err.Error(), "wrong-token-value") {
 		t.Errorf("wrong token: %v", err)
 	}
 }
 
 func TestCIJobToken(t *testing.T) {
-	c := Credentials{Host: "gitlab.example.com", JobToken: "job-token-value"}
+	c := Credentials{RepoURL: "git@gitlab.example.com:org/gitops.git", JobToken: "job-token-value"}
 	a, _, err := c.auth("https://gitlab.example.com/group/charts.git")
 	if err != nil || a == nil || !strings.Contains(a.String(), "gitlab-ci-token") {
 		t.Errorf("job token auth = %v, %v", a, err)
