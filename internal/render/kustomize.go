@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"path"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // ErrOffline marks a kustomization that needs something outside the
@@ -136,7 +137,7 @@ func kustomizeRoots(fsys fs.FS, dir string, roots map[string]bool, depth int) er
 	}
 	for _, entry := range append(append(k.Resources, k.Bases...), k.Components...) {
 		if remote(entry) {
-			return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), redactURL(entry), ErrOffline)
+			return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), scrub.URL(entry), ErrOffline)
 		}
 		p := path.Join(dir, entry)
 		if p == ".." || strings.HasPrefix(p, "../") {
@@ -207,17 +208,6 @@ func copyTree(fsys fs.FS, root string, dst filesys.FileSystem, prefix string) er
 	})
 }
 
-// redactURL hides a URL's userinfo: a remote base may carry a token
-// (https://user:token@host/..., or the token as the user), and errors end
-// up in merge request notes.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	u.User = url.User("xxxxx")
-	return u.String()
-}
 
 // kustomizeDeprecations names the deprecated fields (bases,
 // commonLabels, imageTags, patchesJson6902, patchesStrategicMerge, vars)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // addComponents is Argo CD's components step: with
@@ -49,7 +51,7 @@ func (e *kustEditor) addComponents(components []string, ignoreMissing bool) {
 		}
 		if len(m) == 0 {
 			if remote(pattern) {
-				fail(fmt.Errorf("remote component %s: %w", redactURL(pattern), ErrOffline))
+				fail(fmt.Errorf("remote component %s: %w", scrub.URL(pattern), ErrOffline))
 			} else {
 				fail(fmt.Errorf("%s has no match", pattern))
 			}

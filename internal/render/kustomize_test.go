@@ -64,7 +64,7 @@ func TestKustomizeRefusals(t *testing.T) {
 	}{
 		{"remote base", "resources: [../base, 'https://github.com/org/repo//deploy?ref=v1']\n", true, "remote base"},
 		{"scp-like base", "resources: ['git@github.com:org/repo.git']\n", true, "remote base"},
-		{"token in a remote base", "resources: ['https://ci:glpat-SECRET42@gitlab.example.com/org/repo.git//deploy']\n", true, "https://xxxxx@gitlab.example.com/org/repo.git//deploy"},
+		{"token in a remote base", "resources: ['https://ci:glpat-SECRET42@gitlab.example.com/org/repo.git//deploy']\n", true, "https://***@gitlab.example.com/org/repo.git//deploy"},
 		{"missing path", "resources: [../nowhere]\n", true, "../nowhere is not in the repository"},
 		{"outside the repository", "resources: [../../../etc]\n", false, "outside the repository"},
 		{"file outside the root", "resources: [../base/deployment.yaml]\n", false, "kustomize build apps/prod"},

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gitops-promote/gitops-promote/internal/gitsource"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // RepoOpener opens a git repository at a ref as `git fetch URL REF`
@@ -87,7 +88,7 @@ func (r *remoteBases) walk(dir string, depth int) error {
 			}
 			target, remote, err := r.entry(fsys, dir, e.Value)
 			if err != nil {
-				return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), redactURL(e.Value), err)
+				return fmt.Errorf("%s: remote base %s: %w", path.Join(dir, name), scrub.URL(e.Value), err)
 			}
 			if remote {
 				e.Value, changed = relative(dir, target), true
