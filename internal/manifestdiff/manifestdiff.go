@@ -118,7 +118,7 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
 	}
 	for _, p := range pairs {
-		d.scrubResult(p)
+		d.scrubResult(ctx, p)
 		rep.Apps = append(rep.Apps, p.result)
 	}
 	return rep, errors.Join(renderError(failed), liveErr)

@@ -1,6 +1,7 @@
 package manifestdiff
 
 import (
+	"context"
 	"io/fs"
 	"path"
 	"strings"
@@ -30,7 +31,7 @@ const (
 // the userinfo only. Renderers clean their own errors first (render.Error
 // does); this catches what a renderer, a fetch, discovery or the cluster
 // lets through. It costs nothing for an app that has none of these.
-func (d *Diff) scrubResult(p *pair) {
+func (d *Diff) scrubResult(ctx context.Context, p *pair) {
 	r := &p.result
 	apps := []*argo.App{p.base, p.head}
 	if r.NotRendered != "" {
@@ -47,7 +48,7 @@ func (d *Diff) scrubResult(p *pair) {
 	}
 	s := &scrub.Set{}
 	s.Keep(p.env, r.Namespace, d.Base.Name, d.Head.Name)
-	d.addPair(s, p)
+	d.addPair(ctx, s, p)
 	r.Error = s.Text(r.Error)
 	if l := r.Live; l != nil {
 		l.Error = s.Text(l.Error)
@@ -75,7 +76,7 @@ func (d *Diff) logClusterWarnings(s *scrub.Set, env string, warnings []string) {
 
 // envScrub is what an env's cluster messages may leak: every input of
 // its apps at both revisions and every Secret value rendered for them.
-func (d *Diff) envScrub(env string, ps []*pair) *scrub.Set {
+func (d *Diff) envScrub(ctx context.Context, env string, ps []*pair) *scrub.Set {
 	s := &scrub.Set{}
 	s.Keep(env, d.Base.Name, d.Head.Name)
 	for _, p := range ps {
@@ -84,7 +85,7 @@ func (d *Diff) envScrub(env string, ps []*pair) *scrub.Set {
 				s.Keep(app.Namespace)
 			}
 		}
-		d.addPair(s, p)
+		d.addPair(ctx, s, p)
 	}
 	return s
 }
@@ -100,7 +101,7 @@ func scrubEnv(s *scrub.Set, le *report.LiveEnv) {
 
 // addPair registers what a pair may leak: every input of the app at both
 // revisions and every Secret value it rendered; its name stays readable.
-func (d *Diff) addPair(s *scrub.Set, p *pair) {
+func (d *Diff) addPair(ctx context.Context, s *scrub.Set, p *pair) {
 	s.Keep(p.name)
 	for i, app := range []*argo.App{p.base, p.head} {
 		if app == nil {
@@ -110,7 +111,7 @@ func (d *Diff) addPair(s *scrub.Set, p *pair) {
 		if i == 1 {
 			side = d.Head
 		}
-		d.addInputs(s, app, side)
+		d.addInputs(ctx, s, app, side)
 	}
 	for _, m := range p.manifests {
 		if res, err := diff.Parse(m, ""); err == nil && m != nil {
@@ -139,11 +140,19 @@ func sources(app *argo.App) []argo.Source {
 }
 
 // addInputs registers what app feeds its renderers at one revision, as
-// argo resolves each source for them. Read errors are ignored: a file that
+// argo resolves each source for them, with the other repositories it
+// reads mounted as renderApp mounts them (their trees are cached by the
+// fetch, so this costs no network). Read errors are ignored: a file that
 // cannot be read cannot be in a message. Value files inside a chart are
 // the chart's own content, published with it, and are not read here.
-func (d *Diff) addInputs(s *scrub.Set, app *argo.App, side Side) {
+func (d *Diff) addInputs(ctx context.Context, s *scrub.Set, app *argo.App, side Side) {
 	s.Keep(app.File)
+	fsys, repos, commits := side.FS, map[string]string(nil), map[string]string(nil)
+	if d.Repos != nil {
+		if f, r, c, _, err := d.otherRepos(ctx, app, side); err == nil {
+			fsys, repos, commits = f, r, c
+		}
+	}
 	for _, src := range app.Sources {
 		s.AddURL(src.RepoURL)
 		s.Keep(src.Chart, src.Path, src.TargetRevision)
@@ -158,15 +167,18 @@ func (d *Diff) addInputs(s *scrub.Set, app *argo.App, side Side) {
 		if src.Chart == "" && argo.SameRepo(src.RepoURL, d.Config.RepoURL) {
 			rev = side.Rev
 		}
-		req, err := app.Resolve(src, argo.ResolveOptions{Config: d.configAt(side), FS: side.FS, Revision: rev})
+		if c, ok := commits[argo.RepoKey(src.RepoURL)]; ok && src.Chart == "" {
+			rev = c
+		}
+		req, err := app.Resolve(src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
 		if err != nil || req == nil {
 			continue
 		}
 		switch {
 		case req.Helm != nil:
-			addHelmFiles(s, req.Helm, side.FS)
+			addHelmFiles(s, req.Helm, fsys)
 		case req.Kind == argo.KindKustomize || req.Kind == argo.KindDirectory:
-			addTree(s, side.FS, req.Path)
+			addTree(s, fsys, req.Path)
 		}
 	}
 }
