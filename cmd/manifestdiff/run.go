@@ -44,6 +44,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	defer repo.Close()
+	ios.Secrets.AddGitRemotes(repo.Root())
 	base, head, err := resolveSides(repo, o, getenv)
 	if err != nil {
 		return err
@@ -60,6 +61,9 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	client, err := chartClient(o, getenv)
 	if err != nil {
 		return err
+	}
+	if client.Creds != nil {
+		client.Creds.Remember = ios.Secrets.AddCredential
 	}
 	if client.Creds.Unscoped() {
 		fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", charts.UnscopedWarning)

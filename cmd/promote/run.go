@@ -34,6 +34,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	defer repo.Close()
+	ios.Secrets.AddGitRemotes(repo.Root())
 	if o.verb == "init" {
 		return runInit(repo, ios)
 	}
@@ -65,6 +66,7 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		if creds.Unscoped() {
 			a.Log.Warn(charts.UnscopedWarning)
 		}
+		creds.Remember = ios.Secrets.AddCredential
 		client := &charts.Client{Creds: creds, UserAgent: "gitops-promote"}
 		a.Charts = client
 		prefetch = prefetcher(ctx, client)

@@ -17,6 +17,9 @@ type IOStreams struct {
 	ErrOut io.Writer
 	OutTTY bool // stdout is a terminal: colour and tables by default
 	ErrTTY bool // stderr is a terminal: progress lines
+	// Secrets clean ErrOut (see Guard); the run registers the credentials
+	// it learns there. nil: nothing is registered.
+	Secrets *Secrets
 }
 
 // System returns the process's streams.

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/gitops-promote/gitops-promote/internal/charts"
+	"github.com/gitops-promote/gitops-promote/internal/gitsource"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
+)
+
+// tokenVars are the environment's tokens: git and GitLab's, the CI job's,
+// and the chart repository password.
+var tokenVars = []string{"GIT_TOKEN", "GITLAB_TOKEN", "CI_JOB_TOKEN", charts.EnvPassword}
+
+// Secrets are the credentials the process knows of, kept out of all it
+// writes to stderr, in every form scrub.Set masks (as they are, URL-
+// escaped, base64 of user:password and of the token alone...). They are
+// gathered when first needed: the environment's tokens, Helm's and
+// docker's credential files, ~/.git-credentials and ~/.netrc; the run adds
+// what it learns (a credential helper's answer, a remote URL's userinfo).
+// It is safe for concurrent use.
+type Secrets struct {
+	getenv func(string) string
+	once   sync.Once
+	mu     sync.RWMutex
+	set    scrub.Set
+}
+
+// NewSecrets reads the environment through getenv, and the files of its
+// HOME (and of Helm's and docker's variables).
+func NewSecrets(getenv func(string) string) *Secrets { return &Secrets{getenv: getenv} }
+
+func (s *Secrets) load() {
+	s.once.Do(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, v := range tokenVars {
+			if tok := s.getenv(v); tok != "" {
+				s.set.AddCredential("", tok)
+			}
+		}
+		if pass := s.getenv(charts.EnvPassword); pass != "" {
+			s.set.AddCredential(s.getenv(charts.EnvUsername), pass)
+		}
+		for _, p := range append(charts.SecretsFromEnv(s.getenv), gitsource.FileSecrets(s.getenv("HOME"))...) {
+			s.set.AddCredential(p[0], p[1])
+		}
+	})
+}
+
+// AddCredential registers a credential learnt while running.
+func (s *Secrets) AddCredential(user, secret string) {
+	if s == nil || secret == "" {
+		return
+	}
+	s.load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.set.AddCredential(user, secret)
+}
+
+// AddGitRemotes registers the userinfo of every URL in the git
+// configuration of the repository at dir (remote "url" and "pushurl"
+// lines), which a password holding '/' or a space would otherwise let
+// through a message.
+func (s *Secrets) AddGitRemotes(dir string) {
+	if s == nil {
+		return
+	}
+	gitDir := filepath.Join(dir, ".git")
+	if data, err := os.ReadFile(gitDir); err == nil { // a worktree or submodule: "gitdir: <path>"
+		if p, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: "); ok {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			gitDir = p
+			if common, err := os.ReadFile(filepath.Join(p, "commondir")); err == nil {
+				gitDir = filepath.Join(p, strings.TrimSpace(string(common)))
+				if c := strings.TrimSpace(string(common)); filepath.IsAbs(c) {
+					gitDir = c
+				}
+			}
+		}
+	}
+	f, err := os.Open(filepath.Join(gitDir, "config"))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if k = strings.ToLower(strings.TrimSpace(k)); ok && (k == "url" || k == "pushurl") {
+			s.load()
+			s.mu.Lock()
+			s.set.AddURL(strings.Trim(strings.TrimSpace(v), `"`))
+			s.mu.Unlock()
+		}
+	}
+}
+
+// Text returns msg with every known credential masked, and the userinfo
+// of every URL in it.
+func (s *Secrets) Text(msg string) string {
+	if s == nil {
+		return scrub.URLs(msg)
+	}
+	s.load()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.set.Text(msg)
+}
+
+// Guard returns ios with stderr cleaned by a Secrets of getenv: every
+// error, warning and log line the process writes there, at any depth,
+// goes through it. Each write is cleaned on its own: writers of this
+// process write a message per call (fmt.Fprintf, a slog record).
+func Guard(ios *IOStreams, getenv func(string) string) *IOStreams {
+	cp := *ios
+	cp.Secrets = NewSecrets(getenv)
+	cp.ErrOut = &cleanWriter{w: ios.ErrOut, s: cp.Secrets}
+	return &cp
+}
+
+type cleanWriter struct {
+	w io.Writer
+	s *Secrets
+}
+
+func (c *cleanWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(c.w, c.s.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
