@@ -284,7 +284,7 @@ func TestNothingLeaks(t *testing.T) {
 	gl := gitlabfake.New(t, gitlabfake.Options{})
 	gl.AddProject(42, "group/project")
 	gl.AddMR("group/project", 7, "feature", "main")
-	env := append(os.Environ(), "HELM_REPO_USERNAME=robot", "HELM_REPO_PASSWORD="+plants["helmpass"],
+	env := append(os.Environ(), "HELM_REPO_USERNAME=robot", "HELM_REPO_PASSWORD="+plants["helmpass"], "HELM_REPO_URL="+chartRepo,
 		"CI_API_V4_URL="+gl.URL(), "CI_PROJECT_ID=42", "CI_MERGE_REQUEST_IID=7", "GITLAB_TOKEN="+gl.Token())
 
 	var everything strings.Builder

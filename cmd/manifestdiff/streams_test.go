@@ -46,16 +46,27 @@ func TestRepeatedEnvListedOnce(t *testing.T) {
 }
 
 // Chart repository credentials come from HELM_REPO_USERNAME and
-// HELM_REPO_PASSWORD; without them every fetch fails and the run says so.
+// HELM_REPO_PASSWORD for the repositories HELM_REPO_URL names; without
+// them (or without HELM_REPO_URL) every fetch fails and the run says so.
 func TestChartRepoAuth(t *testing.T) {
 	f := newFleet(t)
 	base, head := f.scenario(t)
 	f.Charts.requireAuth("ci", "t0ken")
-	creds := map[string]string{"HELM_REPO_USERNAME": "ci", "HELM_REPO_PASSWORD": "t0ken"}
+	creds := map[string]string{"HELM_REPO_USERNAME": "ci", "HELM_REPO_PASSWORD": "t0ken", "HELM_REPO_URL": f.Charts.URL}
 	if r := f.run(t, creds, "--base", base, "--head", head, "-o", "json"); r.code != 0 {
 		t.Errorf("with credentials: exit %d; stderr:\n%s", r.code, r.errOut)
 	}
-	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json")
+	delete(creds, "HELM_REPO_URL")
+	r := f.run(t, creds, "--base", base, "--head", head, "-o", "json")
+	if r.code != 1 || !strings.Contains(r.errOut, "warning: HELM_REPO_USERNAME/HELM_REPO_PASSWORD are set without HELM_REPO_URL") {
+		t.Errorf("without HELM_REPO_URL: exit %d, want 1 and a warning; stderr:\n%s", r.code, r.errOut)
+	}
+	for _, a := range parseJSON(t, r.out).Apps {
+		if a.Status == "error" && !strings.Contains(a.Error, "HELM_REPO_URL does not name this repository") {
+			t.Errorf("%s: error %q does not say why the credentials were not sent", a.Name, a.Error)
+		}
+	}
+	r = f.run(t, nil, "--base", base, "--head", head, "-o", "json")
 	doc := parseJSON(t, r.out)
 	// Eight apps render a chart in the scenario; the app-of-apps renders
 	// only its directory and still diffs.

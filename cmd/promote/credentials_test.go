@@ -183,7 +183,7 @@ func TestCredentialsStayHome(t *testing.T) {
 			os.WriteFile(m, []byte(strings.ReplaceAll(string(data), f.Charts.URL, front.URL)), 0o644)
 		}
 		gitRun(t, f.Dir, "commit", "-qam", "charts behind a redirect")
-		r := runPromote(t, f.Dir, processEnv(t, "HELM_REPO_USERNAME=robot", "HELM_REPO_PASSWORD="+credHelmPass),
+		r := runPromote(t, f.Dir, processEnv(t, "HELM_REPO_USERNAME=robot", "HELM_REPO_PASSWORD="+credHelmPass, "HELM_REPO_URL="+front.URL),
 			"apply", "--from", "qa", "--to", "preprod")
 		if r.code != 0 {
 			t.Errorf("exit %d, want 0 (the index is public where it moved)\nstderr: %s", r.code, r.errOut)
