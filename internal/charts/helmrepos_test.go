@@ -114,7 +114,7 @@ func TestRepositoriesYAML(t *testing.T) {
 		{name: "no CA file: the private CA is not trusted",
 			entry: func(u string) map[string]any {
 				return entry("stable", u, "username", repoUser, "password", repoPass)
-			}, wantErr: ErrUnreachable, wantMsg: "x509"},
+			}, wantErr: ErrUnreachable, wantMsg: "x509: certificate signed by unknown authority; if a private CA signs its certificate, name the CA file as caFile"},
 		{name: "an entry of another path of the host is not this repository",
 			entry: func(u string) map[string]any {
 				return entry("other", strings.TrimSuffix(u, "/stable")+"/other", "username", repoUser, "password", repoPass, "caFile", ca.File)

@@ -28,7 +28,23 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("cannot reach chart repository %s (%s): %v", e.Repo, e.Host, e.Err)
+	msg := fmt.Sprintf("cannot reach chart repository %s (%s): %v", e.Repo, e.Host, e.Err)
+	if untrusted(e.Err) {
+		msg += "; if a private CA signs its certificate, name the CA file as caFile in Helm's repositories.yaml, or in SSL_CERT_FILE"
+	}
+	return msg
+}
+
+// untrusted: the server's certificate chain is not trusted here.
+func untrusted(err error) bool {
+	var (
+		unknown x509.UnknownAuthorityError
+		certErr *tls.CertificateVerificationError
+	)
+	if errors.As(err, &unknown) {
+		return true
+	}
+	return errors.As(err, &certErr) && errors.As(certErr.Err, &unknown)
 }
 
 func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
