@@ -33,7 +33,8 @@ func main() {
 
 // runArgs parses args with the command tree and runs the verb.
 func runArgs(ctx context.Context, args []string, ios *ioStreams, getenv func(string) string) error {
-	ios = cli.Guard(ios, getenv) // no credential reaches stderr, from any depth
+	// no credential reaches stderr, from any depth, this run's error included
+	cli.Guard(ios, getenv)
 	root := newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
 	if args == nil {
 		args = []string{} // nil would make cobra read os.Args

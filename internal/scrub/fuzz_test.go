@@ -19,6 +19,7 @@ var forms = []func(v string) (planted, leak string){
 	func(v string) (string, string) { return "`" + v + "`", v },
 	func(v string) (string, string) { return url.QueryEscape(v), url.QueryEscape(v) },
 	func(v string) (string, string) { return url.PathEscape(v), url.PathEscape(v) },
+	func(v string) (string, string) { p := (&url.URL{Path: v}).EscapedPath(); return p, p },
 	func(v string) (string, string) { q := strconv.Quote(v); return q, q[1 : len(q)-1] },
 	func(v string) (string, string) { return hex.EncodeToString([]byte(v)), hex.EncodeToString([]byte(v)) },
 	func(v string) (string, string) { e := base64.StdEncoding.EncodeToString([]byte(v)); return e, e },

@@ -281,3 +281,14 @@ func TestDocumentPositionsAndKeys(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, in)
 	}
 }
+
+// A value with '/' and a space, written in a URL path, keeps its '/'
+// where url.PathEscape would escape it.
+func TestValueInAURLPath(t *testing.T) {
+	var s Set
+	s.AddCredential("", "pa/ss word-9")
+	msg := "unsupported url \"ftp://" + (&url.URL{Path: "pa/ss word-9"}).EscapedPath() + "\""
+	if got := s.Text(msg); got != `unsupported url "ftp://***"` {
+		t.Errorf("Text(%q) = %q", msg, got)
+	}
+}

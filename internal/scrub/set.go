@@ -114,7 +114,8 @@ func (s *Set) addExact(f string) {
 
 // escapes are the forms v takes inside URLs and quoted strings.
 func escapes(v string) []string {
-	out := []string{url.QueryEscape(v), url.PathEscape(v)}
+	// a URL path keeps '/' where PathEscape would escape it
+	out := []string{url.QueryEscape(v), url.PathEscape(v), (&url.URL{Path: v}).EscapedPath()}
 	if q := strconv.Quote(v); len(q) > 2 {
 		inner := q[1 : len(q)-1]
 		out = append(out, inner, strings.ReplaceAll(strings.ReplaceAll(inner, `\"`, `"`), `'`, `\'`))

@@ -116,15 +116,19 @@ func (s *Secrets) Text(msg string) string {
 	return s.set.Text(msg)
 }
 
-// Guard returns ios with stderr cleaned by a Secrets of getenv: every
-// error, warning and log line the process writes there, at any depth,
-// goes through it. Each write is cleaned on its own: writers of this
-// process write a message per call (fmt.Fprintf, a slog record).
+// Guard cleans ios's stderr, in place, with a Secrets of getenv: every
+// error, warning and log line the process writes there, at any depth and
+// up to the last error main prints, goes through it. Each write is
+// cleaned on its own: writers of this process write a message per call
+// (fmt.Fprintf, a slog record). Guarding again replaces the Secrets.
 func Guard(ios *IOStreams, getenv func(string) string) *IOStreams {
-	cp := *ios
-	cp.Secrets = NewSecrets(getenv)
-	cp.ErrOut = &cleanWriter{w: ios.ErrOut, s: cp.Secrets}
-	return &cp
+	w := ios.ErrOut
+	if cw, ok := w.(*cleanWriter); ok {
+		w = cw.w
+	}
+	ios.Secrets = NewSecrets(getenv)
+	ios.ErrOut = &cleanWriter{w: w, s: ios.Secrets}
+	return ios
 }
 
 type cleanWriter struct {
