@@ -26,6 +26,7 @@ var errChanged = errors.New("changes found")
 
 func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
 	o.color = cli.UseColor(o.Color, ios.OutTTY, getenv)
+	ios.Secrets.AddGitRemotes(orDot(o.repo))
 	log := newLogger(ios.ErrOut, o.Quiet, ios.ErrTTY)
 	installLibraryLog(log)
 	var post *poster
@@ -44,7 +45,6 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	defer repo.Close()
-	ios.Secrets.AddGitRemotes(repo.Root())
 	base, head, err := resolveSides(repo, o, getenv)
 	if err != nil {
 		return err

@@ -29,12 +29,12 @@ var (
 // environment, so tests control tokens and identities.
 func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) string) error {
 	o.color = cli.UseColor(o.Color, ios.OutTTY, getenv)
+	ios.Secrets.AddGitRemotes(orDot(o.repo))
 	repo, err := git.Open(orDot(o.repo))
 	if err != nil {
 		return err
 	}
 	defer repo.Close()
-	ios.Secrets.AddGitRemotes(repo.Root())
 	if o.verb == "init" {
 		return runInit(repo, ios)
 	}

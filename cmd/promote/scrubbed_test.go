@@ -30,6 +30,9 @@ func TestEveryErrorIsScrubbed(t *testing.T) {
 		name string
 		run  func(secret string) result
 	}{
+		{"usage: a bad flag value, before the run starts", func(s string) result {
+			return runPromote(t, f.Dir, env, "plan", "--from", "qa", "--to", "preprod", "-o", s)
+		}},
 		{"usage: an unknown environment", func(s string) result {
 			return runPromote(t, f.Dir, env, "plan", "--from", s, "--to", "preprod")
 		}},

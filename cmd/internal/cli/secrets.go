@@ -50,6 +50,11 @@ func (s *Secrets) load() {
 		for _, p := range append(charts.SecretsFromEnv(s.getenv), gitsource.FileSecrets(s.getenv("HOME"))...) {
 			s.set.AddCredential(p[0], p[1])
 		}
+		// the repository of the working directory: --repo, read later,
+		// may name another one, whose remotes the run adds
+		for _, u := range gitRemoteURLs(".") {
+			s.set.AddURL(u)
+		}
 	})
 }
 
@@ -65,12 +70,39 @@ func (s *Secrets) AddCredential(user, secret string) {
 }
 
 // AddGitRemotes registers the userinfo of every URL in the git
-// configuration of the repository at dir (remote "url" and "pushurl"
-// lines), which a password holding '/' or a space would otherwise let
-// through a message.
+// configuration of the repository at dir or above it (remote "url" and
+// "pushurl" lines), which a password holding '/' or a space would
+// otherwise let through a message. Call it first: before anything that
+// may fail.
 func (s *Secrets) AddGitRemotes(dir string) {
 	if s == nil {
 		return
+	}
+	urls := gitRemoteURLs(dir)
+	s.load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range urls {
+		s.set.AddURL(u)
+	}
+}
+
+// gitRemoteURLs reads the URLs of the git configuration of the repository
+// at dir or above it, worktrees and submodules included, without git.
+func gitRemoteURLs(dir string) []string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return nil
+		}
+		dir = up
 	}
 	gitDir := filepath.Join(dir, ".git")
 	if data, err := os.ReadFile(gitDir); err == nil { // a worktree or submodule: "gitdir: <path>"
@@ -80,8 +112,9 @@ func (s *Secrets) AddGitRemotes(dir string) {
 			}
 			gitDir = p
 			if common, err := os.ReadFile(filepath.Join(p, "commondir")); err == nil {
-				gitDir = filepath.Join(p, strings.TrimSpace(string(common)))
-				if c := strings.TrimSpace(string(common)); filepath.IsAbs(c) {
+				c := strings.TrimSpace(string(common))
+				gitDir = filepath.Join(p, c)
+				if filepath.IsAbs(c) {
 					gitDir = c
 				}
 			}
@@ -89,19 +122,18 @@ func (s *Secrets) AddGitRemotes(dir string) {
 	}
 	f, err := os.Open(filepath.Join(gitDir, "config"))
 	if err != nil {
-		return
+		return nil
 	}
 	defer f.Close()
+	var out []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), "=")
 		if k = strings.ToLower(strings.TrimSpace(k)); ok && (k == "url" || k == "pushurl") {
-			s.load()
-			s.mu.Lock()
-			s.set.AddURL(strings.Trim(strings.TrimSpace(v), `"`))
-			s.mu.Unlock()
+			out = append(out, strings.Trim(strings.TrimSpace(v), `"`))
 		}
 	}
+	return out
 }
 
 // Text returns msg with every known credential masked, and the userinfo
