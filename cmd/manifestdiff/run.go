@@ -66,7 +66,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		client.Creds.Remember = ios.Secrets.AddCredential
 	}
 	if client.Creds.Unscoped() {
-		fmt.Fprintf(ios.ErrOut, "manifestdiff: warning: %s\n", charts.UnscopedWarning)
+		log.Warn(charts.UnscopedWarning)
 	}
 	repos, err := gitFetcher(o, cfg, getenv)
 	if err != nil {

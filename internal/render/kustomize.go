@@ -208,7 +208,6 @@ func copyTree(fsys fs.FS, root string, dst filesys.FileSystem, prefix string) er
 	})
 }
 
-
 // kustomizeDeprecations names the deprecated fields (bases,
 // commonLabels, imageTags, patchesJson6902, patchesStrategicMerge, vars)
 // of every kustomization of the repository the build at dir reads, with
