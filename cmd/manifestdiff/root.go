@@ -34,8 +34,11 @@ resource. Secret values never appear.
 --head and origin/main; --head defaults to HEAD. Both are read from git
 objects: the work tree does not matter.
 
-Chart repository credentials come from HELM_REPO_USERNAME and
-HELM_REPO_PASSWORD. Charts are cached in --cache-dir.
+Chart repository credentials and TLS settings come from Helm's files
+(HELM_REPOSITORY_CONFIG, HELM_REGISTRY_CONFIG) and docker's config.json,
+credential helpers included, and from HELM_REPO_USERNAME and
+HELM_REPO_PASSWORD for the repositories HELM_REPO_URL names. Charts are
+cached in --cache-dir.
 
 Sources, $ref value files, git generators and kustomize remote bases in
 other git repositories are fetched (go-git) at their targetRevision and

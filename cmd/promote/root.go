@@ -41,7 +41,8 @@ else pushed first. The repository layout is described by .promote.yaml
 
 Tokens come from the environment only, never from flags: GIT_TOKEN, else
 GITLAB_TOKEN, for HTTPS pushes; HELM_REPO_USERNAME and HELM_REPO_PASSWORD
-for chart repositories; --merge-request also needs CI_API_V4_URL,
+for the chart repositories HELM_REPO_URL names, besides Helm's and
+docker's credential files; --merge-request also needs CI_API_V4_URL,
 CI_PROJECT_ID and GITLAB_TOKEN (a project or group access token with the
 api scope).
 
