@@ -313,3 +313,59 @@ func TestCredentialsFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentityTokenStaysHome: an identity token travels in the body of
+// the OAuth2 POST to the realm, where no header rule reaches it. A realm
+// on the registry's host that answers with a 307 (which resends the
+// body) to another host is refused, and a realm on another host gets an
+// anonymous GET: neither sees the token.
+func TestIdentityTokenStaysHome(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		realm   func(r *http.Request, elsewhere string) string // the challenge's realm
+		wantErr string
+	}{
+		{name: "realm redirects the POST to another host",
+			realm:   func(r *http.Request, _ string) string { return "http://" + r.Host + "/token" },
+			wantErr: "redirect to another host refused"},
+		{name: "realm on another host",
+			realm:   func(_ *http.Request, elsewhere string) string { return elsewhere + "/token" },
+			wantErr: "the credentials were not sent there"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			elsewhere := newWitness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, `{"details":"no"}`, http.StatusUnauthorized)
+			}))
+			f := newOCIFixture(t, func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Path == "/token" {
+						http.Redirect(w, r, other(elsewhere.URL)+"/token", http.StatusTemporaryRedirect)
+						return
+					}
+					w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm=%q,service="test-registry"`, tc.realm(r, other(elsewhere.URL))))
+					http.Error(w, `{"errors":[{"code":"UNAUTHORIZED"}]}`, http.StatusUnauthorized)
+				})
+			})
+			dir := t.TempDir()
+			writeJSON(t, filepath.Join(dir, "config.json"), map[string]any{
+				"auths": map[string]any{f.host(): map[string]any{"identitytoken": regRefresh}}})
+			cr, err := CredentialsFromEnv(func(k string) string { return map[string]string{"DOCKER_CONFIG": dir}[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = (&Client{Creds: cr}).HasVersion(context.Background(), f.host()+"/charts", "podinfo", "6.0.0")
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || strings.Contains(err.Error(), regRefresh) {
+				t.Errorf("HasVersion = %v, want an error saying %q, without the token", err, tc.wantErr)
+			}
+			n, creds := elsewhere.seen()
+			if tc.name == "realm on another host" && n == 0 {
+				t.Fatal("the foreign realm was never asked: the test proves nothing")
+			}
+			for _, c := range creds {
+				if strings.Contains(c, regRefresh) {
+					t.Errorf("another host got the identity token: %q", c)
+				}
+			}
+		})
+	}
+}

@@ -1,10 +1,12 @@
 package charts
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -20,7 +22,7 @@ type witness struct {
 	*httptest.Server
 	mu    sync.Mutex
 	reqs  int
-	creds []string // Authorization headers and URL userinfo received
+	creds []string // Authorization headers, URL userinfo and request bodies received
 }
 
 func newWitness(t *testing.T, next http.Handler) *witness {
@@ -33,6 +35,11 @@ func newWitness(t *testing.T, next http.Handler) *witness {
 		}
 		if r.URL.User != nil {
 			w.creds = append(w.creds, r.URL.User.String())
+		}
+		// a form body (an OAuth2 refresh token, a password grant)
+		if body, _ := io.ReadAll(r.Body); len(body) > 0 {
+			w.creds = append(w.creds, "body: "+string(body))
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		w.mu.Unlock()
 		if next == nil {

@@ -46,8 +46,11 @@ var safeHeaders = map[string]bool{
 // every following request carries only safe headers and no URL userinfo,
 // even if the chain comes back. Go's own rule keeps Authorization for a
 // subdomain, another port and an https-to-http downgrade of the same
-// host, and keeps any other header (PRIVATE-TOKEN) everywhere. c's own
-// CheckRedirect still runs first; nil c means http.DefaultClient.
+// host, and keeps any other header (PRIVATE-TOKEN) everywhere. A 307 or
+// 308 off the origin would also resend the request's body (an OAuth2
+// form with a refresh token), which no header rule can clean, so that
+// redirect is refused with ErrOffOrigin. c's own CheckRedirect still runs
+// first; nil c means http.DefaultClient.
 func StripOnRedirect(c *http.Client) *http.Client {
 	cp := clientCopy(c)
 	next := cp.CheckRedirect
@@ -56,11 +59,20 @@ func StripOnRedirect(c *http.Client) *http.Client {
 			return err
 		}
 		if leftOrigin(req, via) {
+			if hasBody(req) {
+				return fmt.Errorf("%w: %s redirected to %s, which would receive the request's body", ErrOffOrigin, origin(via[0].URL), origin(req.URL))
+			}
 			strip(req)
 		}
 		return nil
 	}
 	return cp
+}
+
+// hasBody: Go resends the body on a 307 or 308 (303 and a POST's 301 or
+// 302 become a GET without one).
+func hasBody(req *http.Request) bool {
+	return req.Body != nil && req.Body != http.NoBody
 }
 
 // RefuseOffOrigin returns a copy of c that refuses, with ErrOffOrigin, a

@@ -2,6 +2,7 @@ package scrub
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -120,5 +121,64 @@ func TestSameOrigin(t *testing.T) {
 		if got := SameOrigin(u(tc.a), u(tc.b)); got != tc.want {
 			t.Errorf("SameOrigin(%s, %s) = %v", tc.a, tc.b, got)
 		}
+	}
+}
+
+// TestStripOnRedirectKeepsBodiesHome: a 307 or 308 resends a POST's body,
+// which may be a credential (an OAuth2 refresh token form): off the
+// origin that redirect is refused, on it followed; a 302 turns the POST
+// into a GET without a body and is followed as any other.
+func TestStripOnRedirectKeepsBodiesHome(t *testing.T) {
+	const secret = "refresh_token=Rt-Body-Secret-81"
+	var mu sync.Mutex
+	var otherBodies []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		otherBodies = append(otherBodies, r.Method+" "+string(body))
+		mu.Unlock()
+		w.Write([]byte("ok"))
+	}))
+	t.Cleanup(other.Close)
+	var homeBody string
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/307-other":
+			http.Redirect(w, r, other.URL+"/x", http.StatusTemporaryRedirect)
+		case "/308-other":
+			http.Redirect(w, r, other.URL+"/x", http.StatusPermanentRedirect)
+		case "/302-other":
+			http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+		case "/307-self":
+			http.Redirect(w, r, "/landed", http.StatusTemporaryRedirect)
+		default:
+			body, _ := io.ReadAll(r.Body)
+			homeBody = string(body)
+			w.Write([]byte("ok"))
+		}
+	}))
+	t.Cleanup(home.Close)
+	post := func(path string) error {
+		resp, err := StripOnRedirect(nil).Post(home.URL+path, "application/x-www-form-urlencoded", strings.NewReader(secret))
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	for _, p := range []string{"/307-other", "/308-other"} {
+		if err := post(p); !errors.Is(err, ErrOffOrigin) {
+			t.Errorf("%s: %v, want ErrOffOrigin", p, err)
+		}
+	}
+	if err := post("/302-other"); err != nil {
+		t.Errorf("/302-other: %v", err)
+	}
+	if err := post("/307-self"); err != nil || homeBody != secret {
+		t.Errorf("/307-self: %v, body %q: a same-origin redirect keeps the body", err, homeBody)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(otherBodies) != 1 || otherBodies[0] != "GET " {
+		t.Errorf("the other origin got %q, want one GET without a body", otherBodies)
 	}
 }

@@ -37,7 +37,8 @@ type Options struct {
 	User, Pass string    // credentials required; "" for an open server
 }
 
-// recorder notes every Authorization header and token form a server gets.
+// recorder notes every Authorization header, URL userinfo and request
+// body (a token form) a server gets.
 type recorder struct {
 	mu    sync.Mutex
 	reqs  int
@@ -53,6 +54,13 @@ func (r *recorder) note(req *http.Request) {
 	}
 	if req.URL.User != nil {
 		r.creds = append(r.creds, req.URL.User.String())
+	}
+	// a token request's form (an OAuth2 refresh token) travels in the body
+	if req.Body != nil {
+		if body, _ := io.ReadAll(io.LimitReader(req.Body, 1<<20)); len(body) > 0 {
+			r.creds = append(r.creds, "body: "+string(body))
+			req.Body = io.NopCloser(bytes.NewReader(body))
+		}
 	}
 }
 
