@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -144,5 +147,53 @@ func writeHome(t *testing.T, home, name, content string) {
 	}
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEchoedChartCredentialsNeverShow: the chart repository the
+// credentials belong to answers with them echoed in its status line (a
+// misconfigured proxy does). The app fails to render; its error, on
+// stdout and in the merge request note, shows none of their forms.
+func TestEchoedChartCredentialsNeverShow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bin := buildManifestdiff(t)
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 502 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", r.Header.Get("Authorization"))
+		buf.Flush()
+	}))
+	t.Cleanup(echo.Close)
+	home := t.TempDir()
+	writeHome(t, home, ".config/helm/repositories.yaml", "repositories:\n"+
+		"- {name: echo, url: '"+echo.URL+"', username: "+mdUser+", password: "+mdPass+"}\n")
+	f := newFleet(t)
+	f.edit(t, "argocd/preprod/app-gateway.yaml", f.Charts.URL, echo.URL)
+	f.commit(t, "the gateway's chart behind an echoing proxy")
+	base, head := f.scenario(t)
+	cmd := exec.Command(bin, "--repo", f.Dir, "--base", base, "--head", head, "--cache-dir", t.TempDir(), "-o", "json")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.Run()
+	doc := parseJSON(t, out.String())
+	var msg string
+	for _, a := range doc.Apps {
+		if a.Name == "ledger-gateway-preprod" {
+			msg = a.Error
+		}
+	}
+	if !strings.Contains(msg, "502") {
+		t.Fatalf("the gateway's error %q does not come from the echoing repository\nstderr: %s", msg, errOut.String())
+	}
+	for _, f := range mdForms() {
+		if strings.Contains(out.String()+errOut.String(), f) {
+			t.Errorf("%q printed in %q", f, msg)
+		}
 	}
 }

@@ -72,7 +72,8 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log}
+	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log,
+		Clean: ios.Secrets.Text}
 	if o.live {
 		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext}}
 	}

@@ -60,6 +60,12 @@ type Diff struct {
 	// Live, if set, also compares the apps of the config's live envs with
 	// their cluster.
 	Live *Live
+	// Clean, if set, masks what the process knows to be secret (its
+	// tokens, chart and registry credentials, in every form) in each
+	// message of the report, after the app's own safety net: a chart host
+	// that echoes the credentials it was sent in its answer must not put
+	// them into the merge request note.
+	Clean func(string) string
 
 	live map[string]bool // envs compared live
 }

@@ -33,6 +33,7 @@ const (
 // lets through. It costs nothing for an app that has none of these.
 func (d *Diff) scrubResult(ctx context.Context, p *pair) {
 	r := &p.result
+	defer d.cleanKnown(r)
 	apps := []*argo.App{p.base, p.head}
 	if r.NotRendered != "" {
 		creds := &scrub.Set{}
@@ -116,6 +117,20 @@ func (d *Diff) addPair(ctx context.Context, s *scrub.Set, p *pair) {
 	for _, m := range p.manifests {
 		if res, err := diff.Parse(m, ""); err == nil && m != nil {
 			s.Add(diff.SensitiveValues(res)...)
+		}
+	}
+}
+
+// cleanKnown runs Clean over every message of r.
+func (d *Diff) cleanKnown(r *report.App) {
+	if d.Clean == nil {
+		return
+	}
+	r.Error, r.NotRendered = d.Clean(r.Error), d.Clean(r.NotRendered)
+	if l := r.Live; l != nil {
+		l.Error = d.Clean(l.Error)
+		for i := range l.Findings {
+			l.Findings[i].Message = d.Clean(l.Findings[i].Message)
 		}
 	}
 }
