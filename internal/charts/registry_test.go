@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/registry"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/chartsrv"
 )
 
 // testRegistry is go-containerregistry's in-memory OCI registry. Charts are
@@ -51,50 +52,9 @@ func (tr *testRegistry) host() string {
 	return u.Host
 }
 
-func (tr *testRegistry) uploadBlob(t *testing.T, repo string, body []byte) string {
-	t.Helper()
-	digest := "sha256:" + sha256Hex(body)
-	u := fmt.Sprintf("%s/v2/%s/blobs/uploads/?digest=%s", tr.backend.URL, repo, digest)
-	resp, err := http.Post(u, "application/octet-stream", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("upload blob to %s: %s", repo, resp.Status)
-	}
-	return digest
-}
-
-// pushChart stores tgz the way `helm push` does: a config blob, a chart
-// layer and an OCI image manifest tagged with the version ("+" as "_").
+// pushChart stores tgz the way `helm push` does, with a layer of layerType.
 func (tr *testRegistry) pushChart(t *testing.T, repo, version, layerType string, tgz []byte) {
-	t.Helper()
-	config := fmt.Appendf(nil, `{"apiVersion":"v2","name":%q,"version":%q}`, repo, version)
-	manifest, err := json.Marshal(map[string]any{
-		"schemaVersion": 2,
-		"mediaType":     mediaOCIManifest,
-		"config":        map[string]any{"mediaType": mediaHelmConfig, "digest": tr.uploadBlob(t, repo, config), "size": len(config)},
-		"layers":        []any{map[string]any{"mediaType": layerType, "digest": tr.uploadBlob(t, repo, tgz), "size": len(tgz)}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr.putManifest(t, repo, strings.ReplaceAll(version, "+", "_"), manifest)
-}
-
-func (tr *testRegistry) putManifest(t *testing.T, repo, tag string, manifest []byte) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/v2/%s/manifests/%s", tr.backend.URL, repo, tag), bytes.NewReader(manifest))
-	req.Header.Set("Content-Type", mediaOCIManifest)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("put manifest %s:%s: %s", repo, tag, resp.Status)
-	}
+	chartsrv.Push(t, tr.backend.URL, repo, version, layerType, tgz)
 }
 
 // paginate serves tag lists n at a time with Link rel="next" headers, as

@@ -216,23 +216,37 @@ func NewRegistry(t testing.TB, charts map[string]map[string][]byte, o Options) *
 	return r
 }
 
-// push stores a chart as `helm push` does: a config blob, the chart layer
-// and an OCI manifest tagged with the version ("+" written "_").
+// push stores a chart in r as `helm push` does.
 func (r *Registry) push(t testing.TB, repo, version string, tgz []byte) {
+	Push(t, r.backend.URL, repo, version, ChartLayer, tgz)
+}
+
+// ChartLayer is the media type `helm push` gives a chart's layer.
+const ChartLayer = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+
+// Push stores tgz in the registry at registryURL (http://host:port, no
+// authentication) as `helm push` does: a config blob, a layer of
+// layerType and an OCI image manifest tagged with the version ("+"
+// written "_").
+func Push(t testing.TB, registryURL, repo, version, layerType string, tgz []byte) {
 	t.Helper()
 	config := fmt.Appendf(nil, `{"apiVersion":"v2","name":%q,"version":%q}`, repo, version)
 	manifest, err := json.Marshal(map[string]any{
 		"schemaVersion": 2,
 		"mediaType":     "application/vnd.oci.image.manifest.v1+json",
-		"config":        map[string]any{"mediaType": "application/vnd.cncf.helm.config.v1+json", "digest": r.blob(t, repo, config), "size": len(config)},
-		"layers": []any{map[string]any{"mediaType": "application/vnd.cncf.helm.chart.content.v1.tar+gzip",
-			"digest": r.blob(t, repo, tgz), "size": len(tgz)}},
+		"config":        map[string]any{"mediaType": "application/vnd.cncf.helm.config.v1+json", "digest": blob(t, registryURL, repo, config), "size": len(config)},
+		"layers":        []any{map[string]any{"mediaType": layerType, "digest": blob(t, registryURL, repo, tgz), "size": len(tgz)}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tag := strings.ReplaceAll(version, "+", "_")
-	req, _ := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/v2/%s/manifests/%s", r.backend.URL, repo, tag), bytes.NewReader(manifest))
+	PutManifest(t, registryURL, repo, strings.ReplaceAll(version, "+", "_"), manifest)
+}
+
+// PutManifest stores an OCI image manifest under tag.
+func PutManifest(t testing.TB, registryURL, repo, tag string, manifest []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/v2/%s/manifests/%s", registryURL, repo, tag), bytes.NewReader(manifest))
 	req.Header.Set("Content-Type", "application/vnd.oci.image.manifest.v1+json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -244,11 +258,11 @@ func (r *Registry) push(t testing.TB, repo, version string, tgz []byte) {
 	}
 }
 
-func (r *Registry) blob(t testing.TB, repo string, body []byte) string {
+func blob(t testing.TB, registryURL, repo string, body []byte) string {
 	t.Helper()
 	sum := sha256.Sum256(body)
 	digest := "sha256:" + hex.EncodeToString(sum[:])
-	resp, err := http.Post(fmt.Sprintf("%s/v2/%s/blobs/uploads/?digest=%s", r.backend.URL, repo, digest), "application/octet-stream", bytes.NewReader(body))
+	resp, err := http.Post(fmt.Sprintf("%s/v2/%s/blobs/uploads/?digest=%s", registryURL, repo, digest), "application/octet-stream", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
