@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/chartsrv"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/tlsca"
 )
@@ -27,17 +27,18 @@ const (
 	mdPass = "Md-Helm-Pass-Wv27"
 )
 
-func mdForms() []string {
-	return []string{mdPass, url.QueryEscape(mdPass), base64.StdEncoding.EncodeToString([]byte(mdPass)),
-		base64.StdEncoding.EncodeToString([]byte(mdUser + ":" + mdPass))}
-}
+// mdForms are the ways the password could show (clitest.Plant.Forms).
+func mdForms() []string { return clitest.Plant{User: mdUser, Value: mdPass}.Forms() }
 
-// umbrellaApp is a chart kept in the GitOps repository whose dependency
-// comes from depRepo: rendering it builds the dependency.
-func umbrella(f *fleet, t *testing.T, depRepo string) {
+// umbrella is a chart kept in the GitOps repository whose dependencies
+// come from depRepo and otherRepo: rendering it builds (downloads) both,
+// and renders the first (the second's resources would have the same
+// names).
+func umbrella(f *fleet, t *testing.T, depRepo, otherRepo string) {
 	f.write(t, "charts/umbrella/Chart.yaml", "apiVersion: v2\nname: umbrella\nversion: 0.1.0\n"+
-		"dependencies:\n- name: ledger-api\n  version: 1.4.0\n  repository: "+depRepo+"\n")
-	f.write(t, "charts/umbrella/values.yaml", "ledger-api:\n  ledger-node: {api: {imageTag: v3.2.0}}\n")
+		"dependencies:\n- name: ledger-api\n  version: 1.4.0\n  repository: "+depRepo+"\n"+
+		"- name: edge-gateway\n  version: 2.1.0\n  repository: "+otherRepo+"\n  condition: edge-gateway.enabled\n")
+	f.write(t, "charts/umbrella/values.yaml", "ledger-api:\n  ledger-node: {api: {imageTag: v3.2.0}}\nedge-gateway: {enabled: false}\n")
 	f.write(t, "argocd/qa/app-umbrella.yaml", `apiVersion: argoproj.io/v1alpha1
 kind: Application
 metadata: {name: umbrella-qa, namespace: argocd}
@@ -59,32 +60,33 @@ func TestHelmCredentialConventions(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		// serve starts the chart host the fleet uses and another one the
-		// preprod gateway names; it writes Helm's files under home and
-		// returns both hosts as repoURLs, and the dependency's repository.
-		serve func(t *testing.T, home string) (repo, other, dep string, own, elsewhere seer)
+		// preprod gateway names (a registry there asks for a token as
+		// public ones do); it writes Helm's files under home and returns
+		// both hosts as repoURLs, and the dependencies' repositories.
+		serve func(t *testing.T, home string) (repo, other, dep, otherDep string, own, elsewhere seer)
 	}{
-		{name: "chart repository: repositories.yaml", serve: func(t *testing.T, home string) (string, string, string, seer, seer) {
+		{name: "chart repository: repositories.yaml", serve: func(t *testing.T, home string) (string, string, string, string, seer, seer) {
 			repo := chartsrv.NewRepo(t, charts, chartsrv.Options{CA: ca, User: mdUser, Pass: mdPass})
 			other := chartsrv.NewRepo(t, charts, chartsrv.Options{CA: ca})
 			writeHome(t, home, ".config/helm/repositories.yaml", "repositories:\n"+
 				"- {name: ledger, url: '"+repo.URL+"', username: "+mdUser+", password: "+mdPass+", caFile: '"+ca.File+"'}\n"+
 				"- {name: other, url: '"+other.URL+"', caFile: '"+ca.File+"'}\n")
-			return repo.URL, other.URL, repo.URL, repo, other
+			return repo.URL, other.URL, repo.URL, other.URL, repo, other
 		}},
-		{name: "OCI registry: helm registry config", serve: func(t *testing.T, home string) (string, string, string, seer, seer) {
+		{name: "OCI registry: helm registry config", serve: func(t *testing.T, home string) (string, string, string, string, seer, seer) {
 			reg := chartsrv.NewRegistry(t, charts, chartsrv.Options{CA: ca, User: mdUser, Pass: mdPass})
-			other := chartsrv.NewRegistry(t, charts, chartsrv.Options{CA: ca})
+			other := chartsrv.NewRegistry(t, charts, chartsrv.Options{CA: ca, Public: true})
 			writeHome(t, home, ".config/helm/registry/config.json",
 				`{"auths":{"`+reg.Host+`":{"auth":"`+base64.StdEncoding.EncodeToString([]byte(mdUser+":"+mdPass))+`"}}}`)
 			writeHome(t, home, ".config/helm/repositories.yaml", "repositories:\n"+
 				"- {name: reg, url: 'oci://"+reg.Host+"', caFile: '"+ca.File+"'}\n- {name: other, url: 'oci://"+other.Host+"', caFile: '"+ca.File+"'}\n")
-			return reg.Host + "/charts", "oci://" + other.Host + "/charts", "oci://" + reg.Host + "/charts", reg, other
+			return reg.Host + "/charts", "oci://" + other.Host + "/charts", "oci://" + reg.Host + "/charts", "oci://" + other.Host + "/charts", reg, other
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFleet(t)
 			home := t.TempDir()
-			repo, other, dep, own, elsewhere := tc.serve(t, home)
+			repo, other, dep, otherDep, own, elsewhere := tc.serve(t, home)
 			for _, env := range []string{"qa", "preprod", "prod"} {
 				f.edit(t, "argocd/"+env+"/appset-nodes.yaml", f.Charts.URL, repo)
 				to := repo
@@ -94,7 +96,7 @@ func TestHelmCredentialConventions(t *testing.T) {
 				f.edit(t, "argocd/"+env+"/app-gateway.yaml", f.Charts.URL, to)
 			}
 			f.commit(t, "charts elsewhere")
-			umbrella(f, t, dep)
+			umbrella(f, t, dep, otherDep)
 			base, head := f.scenario(t)
 			cmd := exec.Command(bin, "--repo", f.Dir, "--base", base, "--head", head, "--cache-dir", t.TempDir(), "-o", "json")
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}

@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/base64"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/chartsrv"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/tlsca"
 )
@@ -24,10 +24,8 @@ const (
 	helmPass = "Helm-Conv-Pass-Qz19"
 )
 
-func helmForms() []string {
-	return []string{helmPass, url.QueryEscape(helmPass), base64.StdEncoding.EncodeToString([]byte(helmPass)),
-		base64.StdEncoding.EncodeToString([]byte(helmUser + ":" + helmPass))}
-}
+// helmForms are the ways the password could show (clitest.Plant.Forms).
+func helmForms() []string { return clitest.Plant{User: helmUser, Value: helmPass}.Forms() }
 
 // pointCharts makes the fleet's apps use repoURL for their charts, the
 // preprod gateway app gateURL, and commits.

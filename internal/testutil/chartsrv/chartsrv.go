@@ -35,6 +35,11 @@ import (
 type Options struct {
 	CA         *tlsca.CA // serve TLS with a certificate of CA; nil: plain HTTP
 	User, Pass string    // credentials required; "" for an open server
+	// Public makes an open registry ask for a token all the same, as
+	// Docker Hub and GHCR do for public repositories: its token service
+	// hands one to anyone. A client then answers its challenge, which
+	// shows whether it sends another registry's credentials along.
+	Public bool
 }
 
 // recorder notes every Authorization header, URL userinfo and request
@@ -172,7 +177,7 @@ type Registry struct {
 }
 
 // NewRegistry serves charts at Host/charts/<name>:<version>. With
-// credentials, it answers the distribution token flow as Docker Hub,
+// credentials (or Public), it answers the distribution token flow as Docker Hub,
 // GHCR or Harbor do: a 401 with a Bearer challenge whose realm is its own
 // /token, which hands a token out for the basic credentials.
 func NewRegistry(t testing.TB, charts map[string]map[string][]byte, o Options) *Registry {
@@ -183,12 +188,12 @@ func NewRegistry(t testing.TB, charts map[string]map[string][]byte, o Options) *
 	t.Cleanup(r.backend.Close)
 	srv := start(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.note(req)
-		if o.User == "" {
+		if o.User == "" && !o.Public {
 			reg.ServeHTTP(w, req)
 			return
 		}
 		if req.URL.Path == "/token" {
-			if u, p, ok := req.BasicAuth(); !ok || u != o.User || p != o.Pass {
+			if u, p, ok := req.BasicAuth(); o.User != "" && (!ok || u != o.User || p != o.Pass) {
 				http.Error(w, `{"details":"incorrect username or password"}`, http.StatusUnauthorized)
 				return
 			}
