@@ -189,10 +189,17 @@ func TestURL(t *testing.T) {
 	}
 	var s Set
 	s.AddURL("https://oauth2:ab%2Fcd-efgh@host/x")
-	for _, leak := range []string{"ab%2Fcd-efgh", "ab/cd-efgh"} {
+	s.AddURL("https://Tok-As-User-9z@host/x")
+	for _, leak := range []string{"ab%2Fcd-efgh", "ab/cd-efgh", "Tok-As-User-9z"} {
 		if got := s.Text("echo " + leak); strings.Contains(got, leak) {
 			t.Errorf("%q leaked: %q", leak, got)
 		}
+	}
+	// an SSH user is a login name, not a secret: "git pull" stays
+	s.AddURL("ssh://git@127.0.0.1:2222/group/fleet.git")
+	s.AddURL("git@gitlab.example.com:g/r.git")
+	if got := s.Text("either pull (git pull --ff-only) and re-run"); strings.Contains(got, Mask) {
+		t.Errorf("an SSH login name was masked: %q", got)
 	}
 }
 

@@ -189,7 +189,7 @@ func (s *Set) AddCredential(user, password string) {
 // address), found without parsing the URL.
 func (s *Set) AddURL(raw string) {
 	user, pass, ok := userinfo(raw)
-	if !ok {
+	if !ok || pass == "" && loginScheme(raw) {
 		return
 	}
 	s.AddCredential(user, pass)
@@ -198,6 +198,21 @@ func (s *Set) AddURL(raw string) {
 			s.AddCredential(user, u)
 		}
 	}
+}
+
+// loginScheme: a URL whose user part alone is a login name ("git" in
+// ssh://git@host/repo), never a token: SSH authenticates with keys.
+// Masking it would cut "git" out of every message ("git pull").
+func loginScheme(raw string) bool {
+	scheme, _, ok := strings.Cut(raw, "://")
+	if !ok {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(scheme)) {
+	case "ssh", "git+ssh", "ssh+git", "git":
+		return true
+	}
+	return false
 }
 
 // Keep lists names that stay readable wherever they appear whole: a
