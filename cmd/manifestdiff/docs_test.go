@@ -38,7 +38,8 @@ func TestDocsFlagSpans(t *testing.T) {
 		"--load-restrictor": "kustomize", "--reorder": "kustomize", "--helm-command": "kustomize",
 		"--helm-kube-version": "kustomize", "--helm-api-versions": "kustomize", "--generate-name": "helm",
 		"-update": "go test (golden files)", "-fuzzminimizetime": "go test", "-ldflags": "go build",
-		"--scenario": "scripts/bench.py",
+		"--scenario": "scripts/bench.py", "--insecure-skip-tls-verify": "helm", "--username": "helm", "--password": "helm",
+		"--pass-credentials": "helm",
 	})
 }
 
@@ -51,5 +52,6 @@ func TestDocsEnvironment(t *testing.T) {
 		"GIT_CONFIG_NOSYSTEM": "as GIT_CONFIG_GLOBAL",
 		"XDG_CONFIG_HOME":     "as GIT_CONFIG_GLOBAL",
 		"ARGOCD_APP_*":        "Argo CD's build environment, which internal/argo sets for a render; not read from ours",
-	}, map[string]string{"KUBECONFIG": "client-go's kubeconfig loading rules (internal/kube), for --live"})
+	}, map[string]string{"KUBECONFIG": "client-go's kubeconfig loading rules (internal/kube), for --live",
+		"SSL_CERT_FILE": "crypto/x509's system roots on Linux", "SSL_CERT_DIR": "crypto/x509's system roots on Linux"})
 }
