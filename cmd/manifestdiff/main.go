@@ -31,7 +31,10 @@ func main() {
 		os.Exit(1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv))
+	stopProfiles := startProfiles(ios, os.Getenv)
+	err = runArgs(ctx, os.Args[1:], ios, os.Getenv)
+	stopProfiles()
+	code := exitCode(ios, err)
 	stop()
 	flush()
 	os.Exit(code)

@@ -79,7 +79,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	}
 	progress := ios.ErrTTY && !o.Quiet
 	if progress {
-		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d", done, total) }
+		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d apps", done, total) }
 	}
 	rep, runErr := d.Run(ctx)
 	if progress {

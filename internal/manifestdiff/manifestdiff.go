@@ -11,9 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -76,9 +74,11 @@ type pair struct {
 	name       string
 	base, head *argo.App
 	result     report.App
-	manifests  [3][]byte // base, head, head rendered again
-	notes      [3]string
-	errs       [3]error
+	// todo lists the sides to render: 0 base, 1 head, 2 head again.
+	todo      []int
+	manifests [3][]byte // base, head, head rendered again
+	notes     [3]string
+	errs      [3]error
 	// discoverErr is why discovery failed for this app at either revision.
 	discoverErr string
 }
@@ -99,22 +99,14 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	for _, e := range liveEnvs {
 		d.live[e] = true
 	}
-	var pairs []*pair
-	for _, env := range envs {
-		ps, err := d.discover(ctx, env)
-		if err != nil {
-			return rep, err
-		}
-		pairs = append(pairs, ps...)
+	pairs, err := d.discoverAll(ctx, envs)
+	if err != nil {
+		return rep, err
 	}
-	var jobs []job
-	for _, p := range pairs {
-		jobs = append(jobs, d.plan(p)...)
-	}
-	d.render(ctx, jobs)
+	d.plan(pairs)
+	d.render(ctx, pairs)
 	failed := 0
 	for _, p := range pairs {
-		d.finish(p)
 		if p.result.Status == report.StatusError {
 			failed++
 		}
@@ -138,17 +130,16 @@ func renderError(failed int) error {
 	return fmt.Errorf("%s to render: %w", count(failed, "app failed", "apps failed"), ErrRender)
 }
 
-// discover pairs env's apps at both revisions by name, sorted by name. A
+// discovered is one env's apps at one revision, and the documents that
+// failed discovery.
+type discovered struct {
+	apps  []argo.App
+	fails []argo.Failure
+}
+
+// pairUp pairs env's apps at both revisions by name, sorted by name. A
 // document that failed discovery fails only its own apps (see failed).
-func (d *Diff) discover(ctx context.Context, env string) ([]*pair, error) {
-	base, baseFails, err := d.discoverSide(ctx, d.Base, env)
-	if err != nil {
-		return nil, err
-	}
-	head, headFails, err := d.discoverSide(ctx, d.Head, env)
-	if err != nil {
-		return nil, err
-	}
+func (d *Diff) pairUp(env string, base, head discovered) []*pair {
 	byName := map[string]*pair{}
 	get := func(name string) *pair {
 		if byName[name] == nil {
@@ -156,20 +147,20 @@ func (d *Diff) discover(ctx context.Context, env string) ([]*pair, error) {
 		}
 		return byName[name]
 	}
-	for i := range base {
-		get(base[i].Name).base = &base[i]
+	for i := range base.apps {
+		get(base.apps[i].Name).base = &base.apps[i]
 	}
-	for i := range head {
-		get(head[i].Name).head = &head[i]
+	for i := range head.apps {
+		get(head.apps[i].Name).head = &head.apps[i]
 	}
-	failed(byName, get, baseFails, d.Base.Name)
-	failed(byName, get, headFails, d.Head.Name)
+	failed(byName, get, base.fails, d.Base.Name)
+	failed(byName, get, head.fails, d.Head.Name)
 	out := make([]*pair, 0, len(byName))
 	for _, p := range byName {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, nil
+	return out
 }
 
 func (d *Diff) discoverSide(ctx context.Context, s Side, env string) ([]argo.App, []argo.Failure, error) {
@@ -218,16 +209,10 @@ func failed(byName map[string]*pair, get func(string) *pair, fails []argo.Failur
 	}
 }
 
-// job renders one side of one pair.
-type job struct {
-	p    *pair
-	side int // 0 base, 1 head, 2 head again
-}
-
-// plan decides what to render: nothing when the inputs are identical at
-// both revisions, a second head render to tell generated fields from
-// changes when both sides exist.
-func (d *Diff) plan(p *pair) []job {
+// planPair decides what to render: nothing when the inputs are identical
+// at both revisions, a second head render to tell generated fields from
+// changes when both sides exist (see renderPair for when it is skipped).
+func (d *Diff) planPair(p *pair) []int {
 	p.result = report.App{Env: p.env, Name: p.name}
 	switch {
 	case p.head != nil:
@@ -243,15 +228,15 @@ func (d *Diff) plan(p *pair) []job {
 	case p.base == nil:
 		p.result.Status = report.StatusAdded
 		if d.live[p.env] {
-			return []job{{p, 1}, {p, 2}} // the second render tells generated fields from live changes
+			return []int{1, 2} // the second render tells generated fields from live changes
 		}
-		return []job{{p, 1}}
+		return []int{1}
 	case p.head == nil:
 		p.result.Status = report.StatusRemoved
-		return []job{{p, 0}}
+		return []int{0}
 	}
 	if p.base.Err != "" || p.head.Err != "" {
-		return []job{{p, 0}, {p, 1}, {p, 2}} // fails, and must say so at every revision
+		return []int{0, 1, 2} // fails, and must say so at every revision
 	}
 	kb, errB := p.base.InputsKey(d.Base.FS, d.Config.RepoURL, d.Base.Rev)
 	kh, errH := p.head.InputsKey(d.Head.FS, d.Config.RepoURL, d.Head.Rev)
@@ -264,47 +249,11 @@ func (d *Diff) plan(p *pair) []job {
 		if d.live[p.env] {
 			// the cluster is compared with every app, and generated
 			// fields must be told from live changes
-			return []job{{p, 1}, {p, 2}}
+			return []int{1, 2}
 		}
 		return nil
 	}
-	return []job{{p, 0}, {p, 1}, {p, 2}}
-}
-
-// render runs the jobs on a bounded pool of goroutines.
-func (d *Diff) render(ctx context.Context, jobs []job) {
-	n := d.Parallel
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	ch := make(chan job)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				app, side := j.p.head, d.Head
-				if j.side == 0 {
-					app, side = j.p.base, d.Base
-				}
-				j.p.manifests[j.side], j.p.notes[j.side], j.p.errs[j.side] = d.renderApp(ctx, app, side)
-				if d.Progress != nil {
-					mu.Lock()
-					done++
-					d.Progress(done, len(jobs))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for _, j := range jobs {
-		ch <- j
-	}
-	close(ch)
-	wg.Wait()
+	return []int{0, 1, 2}
 }
 
 // finish turns a pair's renders into its report entry.

@@ -149,7 +149,7 @@ spec:
 	}
 }
 
-// Progress counts every render once, up to the total.
+// Progress counts every app rendered once, up to the total.
 func TestProgress(t *testing.T) {
 	base := exampleFleet(t)
 	head := derive(t, base).edit("envs/qa/common.yaml", "queue: ledger-qa", "queue: ledger-qa-2")
@@ -168,10 +168,10 @@ func TestProgress(t *testing.T) {
 	if _, err := d.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	// Six qa node apps read common.yaml: three renders each.
+	// Six qa node apps read common.yaml.
 	var want [][2]int
-	for i := 1; i <= 18; i++ {
-		want = append(want, [2]int{i, 18})
+	for i := 1; i <= 6; i++ {
+		want = append(want, [2]int{i, 6})
 	}
 	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("progress calls (-want +got):\n%s", diff)

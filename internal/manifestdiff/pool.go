@@ -1,0 +1,138 @@
+package manifestdiff
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+// The run is three parallel phases over the same pool size: discovery
+// (each env at each revision), planning (inputs keys, per pair) and
+// rendering (per pair: its renders, then its diff). A pair is the unit of
+// work from planning on, so each core takes the next pair as soon as it
+// is free, diffs it while the other core renders, and drops the rendered
+// manifests once diffed: memory holds the report, not every render.
+
+func (d *Diff) workers() int {
+	if d.Parallel > 0 {
+		return d.Parallel
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// each calls f(i) for i in [0, n) on the pool, each index once, the next
+// free worker taking the next index.
+func (d *Diff) each(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(d.workers(), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// discoverAll discovers every env at both revisions at once and pairs the
+// apps, env by env in the configured order.
+func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) {
+	type found struct {
+		side discovered
+		err  error
+	}
+	res := make([]found, 2*len(envs))
+	d.each(len(res), func(i int) {
+		s := d.Base
+		if i%2 == 1 {
+			s = d.Head
+		}
+		apps, fails, err := d.discoverSide(ctx, s, envs[i/2])
+		res[i] = found{discovered{apps, fails}, err}
+	})
+	var pairs []*pair
+	for e, env := range envs {
+		for _, r := range res[2*e : 2*e+2] {
+			if r.err != nil {
+				return nil, r.err
+			}
+		}
+		pairs = append(pairs, d.pairUp(env, res[2*e].side, res[2*e+1].side)...)
+	}
+	return pairs, nil
+}
+
+// plan decides each pair's renders on the pool (inputs keys read files).
+func (d *Diff) plan(pairs []*pair) {
+	d.each(len(pairs), func(i int) { pairs[i].todo = d.planPair(pairs[i]) })
+}
+
+// render renders and diffs every pair that has something to render,
+// the costliest first so that no core is left with a long one at the end.
+func (d *Diff) render(ctx context.Context, pairs []*pair) {
+	var work []*pair
+	for _, p := range pairs {
+		if len(p.todo) > 0 {
+			work = append(work, p)
+		}
+	}
+	slices.SortStableFunc(work, func(a, b *pair) int { return cost(b) - cost(a) })
+	var mu sync.Mutex
+	done := 0
+	d.each(len(work), func(i int) {
+		p := work[i]
+		d.renderPair(ctx, p)
+		d.finish(p)
+		d.release(p)
+		if d.Progress != nil {
+			mu.Lock()
+			done++
+			d.Progress(done, len(work))
+			mu.Unlock()
+		}
+	})
+}
+
+// cost estimates a pair's work: its renders times its sources.
+func cost(p *pair) int {
+	n := 1
+	if p.head != nil {
+		n = max(n, len(p.head.Sources))
+	}
+	if p.base != nil {
+		n = max(n, len(p.base.Sources))
+	}
+	return len(p.todo) * n
+}
+
+// renderPair renders the sides the plan asked for, in order.
+func (d *Diff) renderPair(ctx context.Context, p *pair) {
+	for _, side := range p.todo {
+		app, s := p.head, d.Head
+		if side == 0 {
+			app, s = p.base, d.Base
+		}
+		p.manifests[side], p.notes[side], p.errs[side] = d.renderApp(ctx, app, s)
+	}
+}
+
+// release drops a diffed pair's rendered manifests unless the live
+// comparison still needs them, or its error may (the report's error is
+// cleaned with what the app rendered).
+func (d *Diff) release(p *pair) {
+	if d.live[p.env] || p.result.Status == report.StatusError {
+		return
+	}
+	p.manifests = [3][]byte{}
+}
