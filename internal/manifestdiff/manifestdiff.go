@@ -103,7 +103,6 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	d.plan(pairs)
 	d.render(ctx, pairs)
 	failed := 0
 	for _, p := range pairs {

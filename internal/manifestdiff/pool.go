@@ -2,11 +2,13 @@ package manifestdiff
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
@@ -45,37 +47,52 @@ func (d *Diff) each(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// discoverAll discovers every env at both revisions at once and pairs the
-// apps, env by env in the configured order.
+// discoverAll discovers and plans env by env (each revision of an env at
+// once, inputs keys on the pool), and keeps of each env only the apps that
+// changed: every unchanged app's entry is complete once planned, so peak
+// memory follows the largest env, and then the apps that changed.
 func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) {
-	type found struct {
-		side discovered
-		err  error
-	}
-	res := make([]found, 2*len(envs))
-	d.each(len(res), func(i int) {
-		s := d.Base
-		if i%2 == 1 {
-			s = d.Head
-		}
-		apps, fails, err := d.discoverSide(ctx, s, envs[i/2])
-		res[i] = found{discovered{apps, fails}, err}
-	})
 	var pairs []*pair
-	for e, env := range envs {
-		for _, r := range res[2*e : 2*e+2] {
-			if r.err != nil {
-				return nil, r.err
+	for _, env := range envs {
+		var sides [2]discovered
+		var errs [2]error
+		d.each(2, func(i int) {
+			s := d.Base
+			if i == 1 {
+				s = d.Head
 			}
+			sides[i].apps, sides[i].fails, errs[i] = d.discoverSide(ctx, s, env)
+		})
+		if err := errors.Join(errs[:]...); err != nil {
+			return nil, err
 		}
-		pairs = append(pairs, d.pairUp(env, res[2*e].side, res[2*e+1].side)...)
+		ps := d.pairUp(env, sides[0], sides[1])
+		d.plan(ps)
+		pairs = append(pairs, ps...)
 	}
 	return pairs, nil
 }
 
-// plan decides each pair's renders on the pool (inputs keys read files).
+// plan decides each pair's renders on the pool (inputs keys read files),
+// then detaches the apps still needed from discovery's slices, so that
+// those slices, and with them every unchanged app, can be collected.
 func (d *Diff) plan(pairs []*pair) {
 	d.each(len(pairs), func(i int) { pairs[i].todo = d.planPair(pairs[i]) })
+	for _, p := range pairs {
+		if len(p.todo) == 0 && p.result.Status != report.StatusError {
+			p.base, p.head = nil, nil // unchanged: its entry is complete
+			continue
+		}
+		p.base, p.head = detach(p.base), detach(p.head)
+	}
+}
+
+func detach(a *argo.App) *argo.App {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	return &c
 }
 
 // render renders and diffs every pair that has something to render,
