@@ -1,18 +1,22 @@
 package manifestdiff
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
 // Only apps whose inputs differ are rendered; the fetch count per chart
-// version shows which (three fetches: base, head, head again).
+// version shows which: base and head, and head again for a chart that may
+// generate values (ledger-worker's randAlphaNum; ledger-api is proven
+// deterministic and rendered once per revision).
 func TestOnlyChangedInputsRender(t *testing.T) {
 	base := exampleFleet(t)
 	tests := []struct {
@@ -33,7 +37,7 @@ func TestOnlyChangedInputsRender(t *testing.T) {
 		}, wantFetches: map[string]int{"ledger-worker@0.9.2": 3}, wantChanged: map[string]string{"qa/ledger-node-b-worker-qa": "changed"}},
 		{name: "env common values", edit: func(h *tree) {
 			h.edit("envs/prod/common.yaml", "logLevel: info", "logLevel: warn")
-		}, wantFetches: map[string]int{"ledger-api@1.3.0": 9, "ledger-worker@0.9.0": 9},
+		}, wantFetches: map[string]int{"ledger-api@1.3.0": 6, "ledger-worker@0.9.0": 9},
 			wantChanged: map[string]string{"prod/ledger-node-a-api-prod": "changed", "prod/ledger-node-e-api-prod": "changed", "prod/ledger-node-f-api-prod": "changed"}},
 	}
 	for _, tt := range tests {
@@ -192,8 +196,54 @@ func TestIgnoreRules(t *testing.T) {
 			if diff := cmp.Diff(tt.want, statuses(rep, report.StatusUnchanged)); diff != "" {
 				t.Errorf("apps (-want +got):\n%s", diff)
 			}
-			if n := f.counts()["ledger-api@1.3.1"]; n != 6 {
-				t.Errorf("ledger-api 1.3.1 fetched %d times, want 6 (twice for each of 3 apps)", n)
+			if n := f.counts()["ledger-api@1.3.1"]; n != 3 {
+				t.Errorf("ledger-api 1.3.1 fetched %d times, want 3 (head once for each of 3 apps: the chart generates nothing)", n)
+			}
+		})
+	}
+}
+
+// The render-once shortcut changes no report: the same scenarios diffed
+// with head always rendered twice give the same report, generated values
+// included (ledger-worker's token), and the shortcut did skip renders.
+func TestRenderOnceChangesNoReport(t *testing.T) {
+	base := exampleFleet(t)
+	heads := map[string]*tree{
+		"promotion and edits": derive(t, base).
+			edit("versions/preprod.yaml", `chartVersion: "1.3.1"`, `chartVersion: "1.4.0"`).
+			edit("argocd/preprod/appset-nodes.yaml", `targetRevision: "1.3.1"`, `targetRevision: "1.4.0"`).
+			edit("envs/qa/common.yaml", "logLevel: debug", "logLevel: info").
+			write("envs/prod/nodes/node-g/values-api.yaml", "api: {nodeId: g}\n").
+			write("envs/prod/nodes/node-g/values-worker.yaml", "worker: {shard: g}\n").
+			remove("envs/preprod/nodes/node-d"),
+		"image tag": derive(t, base).edit("versions/prod.yaml", "imageTag: v3.1.0", "imageTag: v3.1.1"),
+	}
+	cfg, err := config.Parse(base[config.FileName].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, head := range heads {
+		t.Run(name, func(t *testing.T) {
+			reps := map[bool]report.Report{}
+			renders := map[bool]int{}
+			for _, twice := range []bool{false, true} {
+				f := newFetcher()
+				d := &Diff{Config: cfg, Charts: f, RenderTwice: twice,
+					Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: head.m}}
+				rep, err := d.Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				reps[twice] = rep
+				for _, n := range f.counts() {
+					renders[twice] += n
+				}
+			}
+			if diff := cmp.Diff(reps[true], reps[false]); diff != "" {
+				t.Errorf("report with the shortcut differs (-twice +once):\n%s", diff)
+			}
+			if renders[false] >= renders[true] {
+				t.Errorf("%d renders with the shortcut, %d without: nothing skipped", renders[false], renders[true])
 			}
 		})
 	}

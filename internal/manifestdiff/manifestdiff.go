@@ -49,12 +49,15 @@ type Diff struct {
 	// can be read, and such apps fail naming the repository.
 	Repos    RepoFetcher
 	Parallel int                   // renders at once; 0 = GOMAXPROCS
-	Progress func(done, total int) // called after each render, if set
+	Progress func(done, total int) // called after each app rendered, if set
 	// Log receives, with the env and app, what the tools would print on
 	// stderr while rendering the head revision (render.Input.Log): their
 	// warnings, deprecated kustomization fields. Base renders stay silent:
 	// a reviewer acts on what the merge request leaves. nil drops them.
 	Log *slog.Logger
+	// RenderTwice renders head twice even for apps proven to render the
+	// same bytes again (tests compare both ways).
+	RenderTwice bool
 	// Live, if set, also compares the apps of the config's live envs with
 	// their cluster.
 	Live *Live

@@ -133,14 +133,26 @@ func cost(p *pair) int {
 	return len(p.todo) * n
 }
 
-// renderPair renders the sides the plan asked for, in order.
+// renderPair renders the sides the plan asked for, in order. The second
+// render of head, which tells generated values from changes, is skipped
+// when every source of head is proven to render the same bytes again
+// (render.RenderChecked): it would find nothing, and diff.Resources
+// labels nothing generated without it either.
 func (d *Diff) renderPair(ctx context.Context, p *pair) {
+	once := false
 	for _, side := range p.todo {
+		if side == 2 && once && !d.RenderTwice {
+			continue
+		}
 		app, s := p.head, d.Head
 		if side == 0 {
 			app, s = p.base, d.Base
 		}
-		p.manifests[side], p.notes[side], p.errs[side] = d.renderApp(ctx, app, s)
+		var o bool
+		p.manifests[side], p.notes[side], o, p.errs[side] = d.renderApp(ctx, app, s)
+		if side == 1 {
+			once = o
+		}
 	}
 }
 

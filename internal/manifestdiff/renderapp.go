@@ -18,15 +18,22 @@ import (
 // renderApp renders every source of app at one revision and concatenates
 // the manifests: argo resolves each source, render renders it. Sources
 // that cannot be rendered offline are named in the note; a failed render
-// names env, app and source.
-func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte, string, error) {
+// names env, app and source. once reports that every source rendered is
+// proven to render the same bytes again (render.RenderChecked).
+func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) (out []byte, note string, once bool, err error) {
+	m, note, once, err := d.renderSources(ctx, app, side)
+	return m, note, once && err == nil, err
+}
+
+func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]byte, string, bool, error) {
 	if err := app.RenderError(); err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	fsys, repos, commits, names, err := d.otherRepos(ctx, app, side)
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
+	once := true
 	var out bytes.Buffer
 	var notes []string
 	in := render.Input{FS: fsys, Charts: d.Charts}
@@ -47,7 +54,9 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 		}
 		var m []byte
 		if err == nil && req != nil {
-			m, err = render.Render(ctx, in, req)
+			var det bool
+			m, det, err = render.RenderChecked(ctx, in, req)
+			once = once && det
 		}
 		if errors.Is(err, argo.ErrNotRendered) {
 			notes = append(notes, names.Replace(err.Error()))
@@ -57,14 +66,14 @@ func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) ([]byte,
 			if names != noMounts {
 				err = errors.New(names.Replace(err.Error())) // where a file of another repository really is
 			}
-			return nil, "", err
+			return nil, "", false, err
 		}
 		if out.Len() > 0 && len(m) > 0 && !bytes.HasPrefix(m, []byte("---")) {
 			out.WriteString("---\n")
 		}
 		out.Write(m)
 	}
-	return append([]byte{}, out.Bytes()...), strings.Join(notes, "; "), nil
+	return append([]byte{}, out.Bytes()...), strings.Join(notes, "; "), once, nil
 }
 
 // RepoFetcher opens another git repository at an Application's

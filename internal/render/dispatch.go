@@ -63,10 +63,18 @@ func For(kind string) (Renderer, bool) {
 // functions, our own code) is recovered here, once for every engine, and
 // returned as this render's error wrapping ErrPanic: the other apps of a
 // run still render.
-func Render(ctx context.Context, in Input, req *argo.Request) (out []byte, err error) {
+func Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
+	out, _, err := RenderChecked(ctx, in, req)
+	return out, err
+}
+
+// RenderChecked is Render, and also reports whether rendering req again
+// is proven to give the same bytes (see ChartDeterministic): only a Helm
+// source whose chart passes the scan is.
+func RenderChecked(ctx context.Context, in Input, req *argo.Request) (out []byte, deterministic bool, err error) {
 	r, ok := For(req.Kind)
 	if !ok {
-		return nil, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
+		return nil, false, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
 	}
 	n := &notices{}
 	ctx = withNotices(ctx, n)
@@ -74,12 +82,19 @@ func Render(ctx context.Context, in Input, req *argo.Request) (out []byte, err e
 	defer n.capture(req.Kind)()
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, recovered(p, req)
+			out, deterministic, err = nil, false, recovered(p, req)
 		}
 	}()
-	out, err = r.Render(ctx, in, req)
-	if err != nil {
-		return nil, err
+	if h, ok := r.(HelmSource); ok {
+		var chart []byte
+		out, chart, err = h.render(ctx, in, req)
+		deterministic = err == nil && ChartDeterministic(chart)
+	} else {
+		out, err = r.Render(ctx, in, req)
 	}
-	return track(out, req)
+	if err != nil {
+		return nil, false, err
+	}
+	out, err = track(out, req)
+	return out, deterministic && err == nil, err
 }

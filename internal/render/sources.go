@@ -17,14 +17,25 @@ import (
 // configured Argo CD bundles (HelmFor).
 type HelmSource struct{}
 
-func (HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
-	h := req.Helm
+func (s HelmSource) Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
+	out, _, err := s.render(ctx, in, req)
+	return out, err
+}
+
+// render also returns the packaged chart it rendered.
+func (HelmSource) render(ctx context.Context, in Input, req *argo.Request) ([]byte, []byte, error) {
 	what := fmt.Sprintf("env %s, app %s, chart %s version %s", req.Env, req.App,
 		firstNonEmpty(req.Source.Chart, req.Source.Path), req.Source.TargetRevision)
 	chart, err := loadChart(ctx, in, req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
+	out, err := renderHelm(ctx, in, req, chart, what)
+	return out, chart, err
+}
+
+func renderHelm(ctx context.Context, in Input, req *argo.Request, chart []byte, what string) ([]byte, error) {
+	h := req.Helm
 	hr := Request{
 		ReleaseName: h.ReleaseName, Namespace: h.Namespace, Chart: chart, Values: h.Values,
 		SkipCrds: h.SkipCrds, SkipTests: h.SkipTests, SkipSchemaValidation: h.SkipSchemaValidation,
