@@ -30,6 +30,8 @@ type options struct {
 	live             bool   // compare the config's live envs with their cluster
 	kubeconfig       string
 	kubeContext      string
+	shard            string   // --shard INDEX/TOTAL
+	merge            []string // the merge verb's shard reports
 }
 
 // outputValue is -o/--output FORMAT. Before --output-file existed,
@@ -69,6 +71,11 @@ func (o *options) validate(cmd *cobra.Command) error {
 	if o.reportURL != "" {
 		if err := checkReportURL(o.reportURL); err != nil {
 			return cli.Usagef(cmd, "--report-url %s: %v", o.reportURL, err)
+		}
+	}
+	if o.shard != "" {
+		if _, err := parseShard(o.shard); err != nil {
+			return cli.Usagef(cmd, "--shard %s: %v", o.shard, err)
 		}
 	}
 	if o.legacyOutputFile == "" {

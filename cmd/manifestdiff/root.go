@@ -106,6 +106,7 @@ could not be reached (every other app and env is still reported).`,
 	fs.BoolVar(&o.live, "live", false, "also compare the head revision with the cluster of each env listed in .promote.yaml's live: (a server-side apply dry run; nothing is written)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig `FILE` for --live (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster service account)")
 	fs.StringVar(&o.kubeContext, "context", "", "kubeconfig context `NAME` for --live (default: the current context; an env's context: in live: wins)")
+	fs.StringVar(&o.shard, "shard", "", "diff shard `INDEX/TOTAL` of the apps only (a stable share), for `manifestdiff merge` (default in a GitLab CI parallel: job: $CI_NODE_INDEX/$CI_NODE_TOTAL)")
 	_ = cmd.MarkFlagFilename("kubeconfig")
 	_ = cmd.MarkFlagDirname("repo")
 	_ = cmd.MarkFlagDirname("charts-dir")
@@ -115,7 +116,7 @@ could not be reached (every other app and env is still reported).`,
 	cli.Deprecate(cmd, "format", "use -o/--output")
 	cli.VersionFlag(cmd, &version)
 	cli.GlobalFlags(cmd, &o.Globals)
-	cmd.AddCommand(cli.VersionCmd(ios))
+	cmd.AddCommand(cli.VersionCmd(ios), newMergeCmd(o, run))
 	for _, extra := range extraCommands {
 		cmd.AddCommand(extra())
 	}

@@ -29,6 +29,13 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	ios.Secrets.AddGitRemotes(orDot(o.repo))
 	log := newLogger(ios.ErrOut, o.Quiet, ios.ErrTTY)
 	installLibraryLog(log)
+	if len(o.merge) > 0 {
+		return runMerge(ctx, o, ios, getenv)
+	}
+	shard, err := shardOf(o, getenv)
+	if err != nil {
+		return err
+	}
 	var post *poster
 	if o.post {
 		var err error
@@ -73,7 +80,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log,
-		Clean: ios.Secrets.Text}
+		Clean: ios.Secrets.Text, Shard: shard}
 	if o.live {
 		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext}}
 	}

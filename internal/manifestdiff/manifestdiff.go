@@ -55,6 +55,10 @@ type Diff struct {
 	// warnings, deprecated kustomization fields. Base renders stay silent:
 	// a reviewer acts on what the merge request leaves. nil drops them.
 	Log *slog.Logger
+	// Shard, if set (Total > 1), diffs only the apps of shard Index of
+	// Total (1-based; see InShard), and the report says so for
+	// report.Merge. Live comparisons are never sharded.
+	Shard Shard
 	// RenderTwice renders head twice even for apps proven to render the
 	// same bytes again (tests compare both ways).
 	RenderTwice bool
@@ -97,6 +101,15 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	liveEnvs, err := d.liveEnvs(envs)
 	if err != nil {
 		return rep, err
+	}
+	if d.Shard.Total > 1 {
+		if len(liveEnvs) > 0 {
+			return rep, errors.New("a live comparison cannot be sharded: run --live unsharded")
+		}
+		if d.Shard.Index < 1 || d.Shard.Index > d.Shard.Total {
+			return rep, fmt.Errorf("shard %d/%d: the index must be from 1 to %d", d.Shard.Index, d.Shard.Total, d.Shard.Total)
+		}
+		rep.Shard = &report.Shard{Index: d.Shard.Index, Total: d.Shard.Total, Envs: envs}
 	}
 	d.live = map[string]bool{}
 	for _, e := range liveEnvs {

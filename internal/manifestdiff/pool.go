@@ -67,6 +67,9 @@ func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) 
 			return nil, err
 		}
 		ps := d.pairUp(env, sides[0], sides[1])
+		if d.Shard.Total > 1 {
+			ps = slices.DeleteFunc(ps, func(p *pair) bool { return !InShard(p.env, p.name, d.Shard) })
+		}
 		d.plan(ps)
 		pairs = append(pairs, ps...)
 	}

@@ -12,14 +12,18 @@ import (
 type jsonReport struct {
 	Base     string        `json:"base"`
 	Head     string        `json:"head"`
+	Shard    *Shard        `json:"shard,omitempty"`
 	LiveEnvs []jsonLiveEnv `json:"liveEnvs,omitempty"`
 	Apps     []jsonApp     `json:"apps"`
 	Summary  Summary       `json:"summary"`
 }
 
 type jsonApp struct {
-	Env         string         `json:"env"`
-	Name        string         `json:"name"`
+	Env  string `json:"env"`
+	Name string `json:"name"`
+	// Namespace is written in a shard's report only, for Merge (the
+	// grouping of shared changes masks it).
+	Namespace   string         `json:"namespace,omitempty"`
 	Status      string         `json:"status"`
 	Error       string         `json:"error,omitempty"`
 	NotRendered string         `json:"notRendered,omitempty"`
@@ -70,16 +74,22 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //	  "summary": {see Summary}
 //	}
 //
+// A shard's report (Report.Shard set) also has "shard" and each app's
+// "namespace": what Merge needs to rebuild the whole report.
+//
 // With --live, "liveEnvs" lists each compared env's cluster and every app
 // of those envs has "live" (see jsonLive).
 //
 // Apps come in environment order (first appearance), then by name; unchanged
 // resources are left out, so unchanged apps have "resources": [].
 func JSON(w io.Writer, r Report) error {
-	doc := jsonReport{Base: r.Base, Head: r.Head, LiveEnvs: toJSONLiveEnvs(r.LiveEnvs), Apps: []jsonApp{}, Summary: r.Summary()}
+	doc := jsonReport{Base: r.Base, Head: r.Head, Shard: r.Shard, LiveEnvs: toJSONLiveEnvs(r.LiveEnvs), Apps: []jsonApp{}, Summary: r.Summary()}
 	for _, g := range r.ordered() {
 		for _, a := range g.Apps {
 			ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Resources: []jsonResource{}}
+			if r.Shard != nil {
+				ja.Namespace = a.Namespace
+			}
 			for _, res := range changedResources(a) {
 				ja.Resources = append(ja.Resources, toJSONResource(res))
 			}

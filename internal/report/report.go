@@ -45,6 +45,8 @@ type Report struct {
 	Apps       []App
 	// LiveEnvs are the envs compared with their cluster (--live).
 	LiveEnvs []LiveEnv
+	// Shard is set on the report of one shard of a sharded run (see Merge).
+	Shard *Shard
 }
 
 // AppStatus derives changed or unchanged from an app's resource diffs, for
