@@ -19,7 +19,7 @@ func mergeValues4(req Request, rerr *Error) (map[string]any, error) {
 		files = append(files[:len(files):len(files)], NamedBytes{Name: valuesSource, Data: req.Values})
 	}
 	for _, f := range files {
-		cur, err := loaderv2.LoadValues(bytes.NewReader(f.Data))
+		cur, err := values4.load(f.Data)
 		if err != nil {
 			return nil, rerr.wrapSource(f.Name, fmt.Errorf("parse: %w", err))
 		}
@@ -44,6 +44,10 @@ func mergeValues4(req Request, rerr *Error) (map[string]any, error) {
 	}
 	return base, nil
 }
+
+var values4 = &valuesCache{parse: func(data []byte) (map[string]any, error) {
+	return loaderv2.LoadValues(bytes.NewReader(data))
+}}
 
 func applyParameter4(p Parameter, base map[string]any) error {
 	arg := p.Name + "=" + escapeParameter(p.Value)

@@ -22,8 +22,8 @@ func mergeValues(req Request, rerr *Error) (map[string]interface{}, *Error) {
 		files = append(files[:len(files):len(files)], NamedBytes{Name: valuesSource, Data: req.Values})
 	}
 	for _, f := range files {
-		cur := map[string]interface{}{}
-		if err := yaml.Unmarshal(f.Data, &cur); err != nil {
+		cur, err := values3.load(f.Data)
+		if err != nil {
 			return nil, rerr.wrapSource(f.Name, fmt.Errorf("parse: %w", err))
 		}
 		base = mergeMaps(base, cur)
@@ -51,6 +51,12 @@ func mergeValues(req Request, rerr *Error) (map[string]interface{}, *Error) {
 	}
 	return base, nil
 }
+
+var values3 = &valuesCache{parse: func(data []byte) (map[string]any, error) {
+	cur := map[string]interface{}{}
+	err := yaml.Unmarshal(data, &cur)
+	return cur, err
+}}
 
 func applyParameter(p Parameter, base map[string]interface{}) error {
 	arg := p.Name + "=" + escapeParameter(p.Value)
