@@ -111,7 +111,7 @@ func loadChart3(req Request) (*chart.Chart, error) {
 	if req.ChartDir != "" {
 		return loader.Load(req.ChartDir)
 	}
-	return loader.LoadArchive(bytes.NewReader(req.Chart))
+	return loadArchive3(req.Chart) // unpacked once per archive (chart_cache.go)
 }
 
 // newInstall configures an install action exactly as `helm template`

@@ -67,7 +67,7 @@ func loadChart4(req Request) (chart4.Charter, error) {
 	if req.ChartDir != "" {
 		return loader4.Load(req.ChartDir)
 	}
-	return loader4.LoadArchive(bytes.NewReader(req.Chart))
+	return loadArchive4(req.Chart) // unpacked once per archive (chart_cache.go)
 }
 
 // quietHelm4 receives the log records of Helm 4 actions, which would

@@ -44,7 +44,7 @@ func renderHelm(ctx context.Context, in Input, req *argo.Request, chart []byte, 
 	for _, p := range h.Parameters {
 		hr.Parameters = append(hr.Parameters, Parameter{Name: p.Name, Value: p.Value, ForceString: p.ForceString})
 	}
-	files, err := chartFS(chart)
+	files, err := cachedChartFS(chart)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
