@@ -173,7 +173,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "7")))
-    ap.add_argument("--only", choices=["promote", "manifestdiff", "html", "all"], default=os.environ.get("BENCH_ONLY", "all"))
+    ap.add_argument("--only", choices=["promote", "manifestdiff", "manifestdiff-1000", "html", "all"],
+                    default=os.environ.get("BENCH_ONLY", "all"))
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(dir=a.out, prefix="run-")
@@ -190,6 +191,10 @@ def main():
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import bench_manifestdiff
         rows += bench_manifestdiff.run(a, work, url, generate, alternate, sh)
+    if a.only in ("manifestdiff-1000", "all"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import bench_manifestdiff_fleet
+        bench_manifestdiff_fleet.run(a, work, url, generate)
     if a.only in ("html", "all"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import bench_html

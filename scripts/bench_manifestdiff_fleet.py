@@ -1,0 +1,91 @@
+"""The 1000-node promote-prod MR (12,009 apps, 3,004 changed) for `make bench`
+(BENCH_ONLY=manifestdiff-1000), against the targets of issue 14: under 10 s
+and under 300 MB on 2 cores, the same report.
+
+Alternating runs on the same repo and warm chart cache:
+
+  whole    manifestdiff --base HEAD~1 -o json (one job)
+  sharded  4 shards (--shard i/4, as GitLab CI parallel: 4 runs them, here
+           one after another) + merge; the figure is the slowest shard (what
+           a parallel pipeline waits for) and the merge
+
+With BENCH_MD_B=/path/to/other/manifestdiff, a third command alternates: the
+same whole run with that binary (an A/B of two builds). Each run's CPU
+(user+sys) and peak RSS come from wait4's rusage; medians are printed. On a
+shared machine, wall-clock is noisy: compare CPU, and take wall figures
+on a quiet one. Every run's report is checked equal to the first.
+"""
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+
+TARGET_S, TARGET_MB = 10.0, 300
+
+
+def _run(cmd, env):
+    """Wall seconds, CPU seconds and peak RSS (MB) of one child process."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read()
+    p.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed ({code}): {err[-2000:]}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+
+
+def _same(path, ref):
+    with open(path, "rb") as a, open(ref, "rb") as b:
+        if a.read() != b.read():
+            raise SystemExit(f"bench: {path} differs from {ref}: the report changed between runs")
+
+
+def run(a, work, url, generate, nodes=1000):
+    runs = int(os.environ.get("BENCH_MD_RUNS", "3"))
+    other = os.environ.get("BENCH_MD_B", "")
+    repo, _ = generate(a.shared, f"{work}/fleet-{nodes}", nodes, url, "promote-prod")
+    cache = f"{work}/fleet-cache"
+    out = tempfile.mkdtemp(dir=work)
+    env = dict(os.environ)
+
+    def whole(binary, name):
+        return [binary, "--repo", repo, "--base", "HEAD~1", "-o", "json", "--cache-dir", cache,
+                "--output-file", f"{out}/{name}.json"]
+
+    ref = f"{out}/ref.json"
+    _run(whole(f"{a.bin}/manifestdiff", "ref"), env)  # fill the chart cache, the reference report
+    res = {"whole": [], "shards": [], "merge": []}
+    if other:
+        res["whole, BENCH_MD_B"] = []
+    for i in range(runs):
+        res["whole"].append(_run(whole(f"{a.bin}/manifestdiff", "whole"), env))
+        _same(f"{out}/whole.json", ref)
+        shard_times = []
+        for k in range(1, 5):
+            shard_times.append(_run(whole(f"{a.bin}/manifestdiff", f"shard-{k}") + ["--shard", f"{k}/4"], env))
+        res["shards"].append(max(shard_times, key=lambda r: r[0]))
+        res["merge"].append(_run([f"{a.bin}/manifestdiff", "merge", "-o", "json", "--output-file", f"{out}/merged.json"]
+                                 + [f"{out}/shard-{k}.json" for k in range(1, 5)], env))
+        _same(f"{out}/merged.json", ref)
+        if other:
+            res["whole, BENCH_MD_B"].append(_run(whole(other, "other"), env))
+            _same(f"{out}/other.json", ref)
+    print(f"\nmanifestdiff, promote-prod, {nodes} nodes ({runs} alternating runs, medians; "
+          f"load average at the end {os.getloadavg()[0]:.1f}):\n")
+    print(f"| run | wall | CPU (user+sys) | peak RSS | target |")
+    print("|---|---|---|---|---|")
+    for name, rs in res.items():
+        wall = statistics.median(r[0] for r in rs)
+        cpu = statistics.median(r[1] for r in rs)
+        rss = max(r[2] for r in rs)
+        target = f"{TARGET_S:.0f} s, {TARGET_MB} MB" if name.startswith("whole") else ""
+        if name == "shards":
+            name = "slowest of 4 shards (--shard i/4)"
+        if name == "merge":
+            name = "merge of the 4 shards"
+        print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB | {target} |")
