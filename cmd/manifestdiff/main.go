@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
@@ -31,6 +32,7 @@ func main() {
 		os.Exit(1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	tuneGC(os.Getenv)
 	stopProfiles := startProfiles(ios, os.Getenv)
 	err = runArgs(ctx, os.Args[1:], ios, os.Getenv)
 	stopProfiles()
@@ -38,6 +40,21 @@ func main() {
 	stop()
 	flush()
 	os.Exit(code)
+}
+
+// tuneGC trades memory the run has for fewer collections, unless GOGC or
+// GOMEMLIMIT say otherwise: the collector runs at twice Go's default heap
+// growth, and at the latest when the heap nears 220 MiB (a soft limit: a
+// bigger repository makes it collect more often, never fail). Measured on
+// the 1000-node MR: about 10% less CPU, peak RSS unchanged (see
+// docs/benchmarks.md).
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(220 << 20)
+	}
 }
 
 // runArgs parses args with the command tree and runs the diff.
