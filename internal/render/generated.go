@@ -1,16 +1,12 @@
 package render
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
-	"errors"
-	"io"
-	"path"
-	"strings"
 	"sync"
 	"text/template/parse"
+
+	"helm.sh/helm/v3/pkg/chart"
+	chart4 "helm.sh/helm/v4/pkg/chart"
 )
 
 // manifestdiff renders the head revision of an app twice to tell values a
@@ -31,13 +27,19 @@ import (
 //     expression may hold (plain data, the render context, anything) into
 //     variables, range, with, and the named templates include and template
 //     call, and fails the chart when something other than plain data may
-//     reach fmt (an action's output or a function that formats it);
-//   - every file under a templates/ directory of the chart and of its
-//     subcharts (packaged ones too) parses.
+//     reach fmt (an action's output or a function that formats it).
+//     semver's result is such a pointer: only its fields are plain;
+//   - printf's format is a literal without a %p verb: %p prints the
+//     address of plain data too (a map, a list);
+//   - every template Helm renders, the chart's and its subcharts' (library
+//     charts, packaged or not, at any depth), parses; the templates are
+//     taken from Helm's own loaders, never from a walk of the archive.
 //
 // TestDeterministicChartsRenderTheSame renders every chart the scanner
 // passes twice and compares the bytes; FuzzDeterministic does the same for
-// generated templates.
+// generated templates; TestGeneratingChartsRenderTwice renders real charts
+// that generate, in every place a template can sit, and requires the
+// scan to send each of them to the second render.
 
 // pureFuncs are the template functions that return the same result for
 // the same arguments and never format their arguments with fmt, or do so
@@ -108,57 +110,64 @@ func ChartDeterministic(chart []byte) bool {
 	if v, ok := verdicts.Load(key); ok {
 		return v.(bool)
 	}
-	files, err := templateFiles(chart, 0)
-	ok := err == nil && TemplatesDeterministic(files)
+	files, ok := renderedTemplates(chart)
+	ok = ok && TemplatesDeterministic(files)
 	verdicts.Store(key, ok)
 	return ok
 }
 
-// templateFiles returns every file under a templates/ directory of a
-// packaged chart, and of the packaged subcharts it holds.
-func templateFiles(tgz []byte, depth int) (map[string]string, error) {
-	if depth > 8 {
-		return nil, errors.New("subcharts nested too deep")
+// renderedTemplates returns the templates Helm renders from a packaged
+// chart, every subchart's included, as Helm 3's and Helm 4's own loaders
+// read the archive: the scan must see exactly what the engine executes,
+// and the loaders have their own ways with entry types, backslashes and
+// nesting that a tar walk of ours would miss. It is the union of both
+// majors' views (the render that succeeded used one of them); ok is false
+// when neither loads the chart, or one loads it and its templates cannot
+// all be listed.
+func renderedTemplates(tgz []byte) (out map[string]string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			out, ok = nil, false // a loader's panic (Helm 4 has some): render twice
+		}
+	}()
+	out = map[string]string{}
+	loaded := false
+	if ch, err := loadArchive3(tgz); err == nil {
+		loaded = true
+		addTemplates3(out, ch)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(tgz))
-	if err != nil {
-		return nil, err
+	if ch, err := loadArchive4(tgz); err == nil {
+		loaded = true
+		if !addTemplates4(out, ch, 0) {
+			return nil, false
+		}
 	}
-	tr := tar.NewReader(zr)
-	out := map[string]string{}
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA {
-			continue
-		}
-		name := path.Clean(strings.TrimPrefix(h.Name, "/"))
-		isTemplates := strings.Contains("/"+name, "/templates/")
-		isSubchart := strings.HasSuffix(name, ".tgz") && strings.Contains("/"+name, "/charts/")
-		if !isTemplates && !isSubchart {
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(tr, 64<<20))
-		if err != nil {
-			return nil, err
-		}
-		if isSubchart {
-			sub, err := templateFiles(data, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			for k, v := range sub {
-				out[name+"!"+k] = v
-			}
-			continue
-		}
-		out[name] = string(data)
+	return out, loaded
+}
+
+func addTemplates3(out map[string]string, ch *chart.Chart) {
+	for _, t := range ch.Templates {
+		out["helm3:"+ch.ChartFullPath()+"/"+t.Name] = string(t.Data)
 	}
+	for _, d := range ch.Dependencies() {
+		addTemplates3(out, d)
+	}
+}
+
+func addTemplates4(out map[string]string, ch chart4.Charter, depth int) bool {
+	acc, err := chart4.NewAccessor(ch)
+	if err != nil || depth > 64 {
+		return false
+	}
+	for _, t := range acc.Templates() {
+		out["helm4:"+acc.ChartFullPath()+"/"+t.Name] = string(t.Data)
+	}
+	for _, d := range acc.Dependencies() {
+		if !addTemplates4(out, d, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // TemplatesDeterministic applies the rules above to a chart's template

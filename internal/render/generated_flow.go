@@ -1,18 +1,27 @@
 package render
 
-import "text/template/parse"
+import (
+	"strings"
+	"text/template/parse"
+)
 
 // kind is what an expression may hold, as a set: plain data (values,
 // strings, numbers: fmt prints them the same on every render), the
-// render context itself ($ of a file, which holds pointers), or anything.
+// render context itself ($ of a file, which holds pointers), a pointer
+// whose fields are plain data (semver's *Version), or anything.
 type kind uint8
 
 const (
 	plain kind = 1 << iota
 	rootCtx
+	pointer
 	anything
-	unsafe = rootCtx | anything // may hold a pointer fmt would print
+	unsafe = rootCtx | pointer | anything // may hold a pointer fmt would print
 )
+
+// pointerResults are the pure functions whose result is a fresh pointer
+// (TestPureFunctionResults checks every other result holds none).
+var pointerResults = setOf("semver")
 
 // chartScalars are .Chart's fields that hold no pointer.
 var chartScalars = setOf("Name", "Home", "Sources", "Version", "Description", "Keywords", "Icon", "APIVersion",
@@ -233,6 +242,9 @@ func (s *scope) function(name string, raw []parse.Node, args []kind) kind {
 		s.a.callAll(arg)
 		return plain
 	}
+	if name == "printf" && !literalFormat(raw) {
+		s.a.failed = true // %p, or a format known only at render time
+	}
 	var all kind
 	for i, k := range args {
 		all |= k
@@ -248,6 +260,11 @@ func (s *scope) function(name string, raw []parse.Node, args []kind) kind {
 		return all | plain
 	case opaqueOK[name]:
 		return plain
+	case pointerResults[name]:
+		if all&unsafe != 0 {
+			s.a.failed = true
+		}
+		return pointer
 	}
 	if all&unsafe != 0 {
 		s.a.failed = true // formats its arguments with fmt
@@ -280,14 +297,42 @@ func (s *scope) arg(n parse.Node, dot kind) kind {
 	return anything
 }
 
+// literalFormat says whether printf's format (its first argument) is a
+// string literal whose verbs print plain data the same on every render:
+// all but %p, which prints an address (flags, width, precision and an
+// argument index may stand between % and the verb).
+func literalFormat(raw []parse.Node) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	lit, ok := raw[0].(*parse.StringNode)
+	if !ok {
+		return false
+	}
+	f := lit.Text
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("+-# 0123456789.*[]", f[i]) >= 0 {
+			i++
+		}
+		if i < len(f) && f[i] == 'p' {
+			return false
+		}
+	}
+	return true
+}
+
 // fields is what k.f1.f2... may hold.
 func fields(k kind, f []string) kind {
 	if len(f) == 0 {
 		return k
 	}
 	var out kind
-	if k&plain != 0 {
-		out |= plain
+	if k&(plain|pointer) != 0 {
+		out |= plain // a pointer's fields and methods give plain data
 	}
 	if k&anything != 0 {
 		out |= anything

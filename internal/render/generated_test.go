@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/Masterminds/sprig/v3"
 )
@@ -103,6 +105,15 @@ whole: {{ toJson $ | sha256sum }}
 		{"context passed to a helper that prints it", `{{ include "c.print" (dict "ctx" $) }}`, false},
 		{"range over the context", `{{ range $ }}{{ . }}{{ end }}`, false},
 		{"printf of the context", `{{ printf "%d" $ }}`, false},
+		{"printf %p of values: an address", `{{ printf "%p" .Values.m }}`, false},
+		{"printf %p with an index, flags and width", `{{ printf "%[1]-18p" .Values.m }}`, false},
+		{"printf with a format from values", `{{ printf .Values.f .Values.m }}`, false},
+		{"printf with a piped format", `{{ "%p" | printf }}`, false},
+		{"printf %%p is no verb", `{{ printf "%%p %s %v %d %x %q %T" .Values.a .Values.m 1 .Values.m "x" 1 }}`, true},
+		{"semver printed", `{{ semver "1.2.3" }}`, false},
+		{"semver in a list, %d prints its address", `{{ printf "%d" (list (semver "1.2.3")) }}`, false},
+		{"semver stored in values", `{{ $_ := set .Values "v" (semver "1.2.3") }}{{ .Values.v }}`, false},
+		{"semver fields", `{{ (semver "1.2.3").Major }}{{ $v := semver .Values.v }}{{ $v.Minor }}{{ with semver "2.0.0" }}{{ .Patch }}{{ end }}`, true},
 	}
 	helpers := labelsHelper + `
 {{- define "c.gen" -}}{{ randAlphaNum 5 }}{{- end -}}
@@ -144,18 +155,33 @@ func TestChartDeterministicSubcharts(t *testing.T) {
 	if ChartDeterministic([]byte("not a chart")) {
 		t.Error("unreadable chart: want not deterministic")
 	}
+	// An apiVersion v3 chart (Helm 4 only) is read by Helm 4's loader.
+	v3 := map[string]string{"Chart.yaml": "apiVersion: v3\nname: c\nversion: 0.1.0\n",
+		"templates/a.yaml": "a: {{ .Values.a }}\n", "templates/g.yaml": "g: {{ uuidv4 }}\n"}
+	if ChartDeterministic(tgzOf(t, "c", v3)) {
+		t.Error("apiVersion v3 chart that generates: want not deterministic")
+	}
+	delete(v3, "templates/g.yaml")
+	if !ChartDeterministic(tgzOf(t, "c", v3)) {
+		t.Error("apiVersion v3 chart of pure templates: want deterministic")
+	}
+	ChartDeterministic(helmV3Panic(t)) // Helm 4 panics on its dependencies in places: not here
 }
+
+// generatingFuncs read a clock, randomness, the network or map order, or
+// render text from values (tpl), or call anything (call).
+var generatingFuncs = []string{"now", "date", "dateInZone", "date_in_zone", "htmlDate", "htmlDateInZone", "ago",
+	"durationRound", "randAlphaNum", "randAlpha", "randAscii", "randNumeric", "randBytes", "randInt", "uuidv4",
+	"shuffle", "genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert", "genSelfSignedCertWithKey",
+	"genSignedCert", "genSignedCertWithKey", "encryptAES", "bcrypt", "htpasswd", "derivePassword",
+	"getHostByName", "lookup", "tpl", "keys", "values", "env", "expandenv", "call"}
 
 // Every function Helm 3 and Helm 4 give templates is classified: on the
 // pure list, or known to read a clock, randomness, the network or map
 // order. A function a later Helm or sprig adds fails this test (and, until
 // classified, makes any chart that calls it render twice).
 func TestTemplateFunctionsClassified(t *testing.T) {
-	generated := setOf("now", "date", "dateInZone", "date_in_zone", "htmlDate", "htmlDateInZone", "ago",
-		"durationRound", "randAlphaNum", "randAlpha", "randAscii", "randNumeric", "randBytes", "randInt", "uuidv4",
-		"shuffle", "genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert", "genSelfSignedCertWithKey",
-		"genSignedCert", "genSignedCertWithKey", "encryptAES", "bcrypt", "htpasswd", "derivePassword",
-		"getHostByName", "lookup", "tpl", "keys", "values", "env", "expandenv", "call")
+	generated := setOf(generatingFuncs...)
 	names := map[string]bool{}
 	for n := range sprig.TxtFuncMap() {
 		names[n] = true
@@ -211,8 +237,8 @@ func TestDeterministicChartsRenderTheSame(t *testing.T) {
 	for _, tc := range cases {
 		det := ChartDeterministic(tc.req.Chart)
 		for _, m := range helmMajors {
-			a, errA := m.render(context.Background(), tc.req)
-			b, errB := m.render(context.Background(), tc.req)
+			a, errA := recovering(m.render)(context.Background(), tc.req)
+			b, errB := recovering(m.render)(context.Background(), tc.req)
 			same := bytes.Equal(a, b) && (errA == nil) == (errB == nil) && (errA == nil || errA.Error() == errB.Error())
 			if det && !same {
 				t.Errorf("%s, %s: the scanner calls the chart deterministic, and two renders differ:\n%s\n---\n%s", tc.name, m.name, a, b)
@@ -243,6 +269,7 @@ func FuzzDeterministic(f *testing.F) {
 		`{{ .Chart.Maintainers }}`, `{{ . }}`, `{{ randAlphaNum 3 }}`, `{{ keys .Values.m }}`,
 		`{{ $_ := set .Values "x" (dict "y" 1) }}{{ .Values.x }}`,
 		`{{ include "c.echo" (dict "v" .Values.m) }}`,
+		`{{ printf "%p" .Values.m }}`, `{{ printf "%v %d" (list (semver "1.2.3")) (list (semver "1.0.0")) }}`,
 	}
 	for _, s := range seeds {
 		f.Add(s)
@@ -263,11 +290,64 @@ func FuzzDeterministic(f *testing.F) {
 		})
 		req := Request{Chart: chart}
 		for _, m := range helmMajors {
-			a, errA := m.render(context.Background(), req)
-			b, errB := m.render(context.Background(), req)
+			a, errA := recovering(m.render)(context.Background(), req)
+			b, errB := recovering(m.render)(context.Background(), req)
 			if !bytes.Equal(a, b) || (errA == nil) != (errB == nil) || errA != nil && errA.Error() != errB.Error() {
 				t.Fatalf("%s: template %q called deterministic, renders differ:\n%s (%v)\n---\n%s (%v)", m.name, tmpl, a, errA, b, errB)
 			}
 		}
 	})
+}
+
+// What a pure function returns is plain data unless it is listed in
+// pointerResults: a result type that can hold a pointer, a channel or a
+// function (fmt prints them by address) fails this test until
+// classified. time.Time holds a *Location, which these functions take
+// from time.Local: one value for the whole process, the same in both
+// renders. A result that holds values typed any is plain by what the
+// function puts there, listed in plainAny after reading its source.
+// Helm's own functions return strings, numbers, durations and decoded
+// YAML/JSON/TOML.
+func TestPureFunctionResults(t *testing.T) {
+	plainAny := setOf("urlParse", "fromJson", "mustFromJson") // strings; decoded JSON
+	for name, fn := range sprig.TxtFuncMap() {
+		if !pureFuncs[name] || passThrough[name] {
+			continue
+		}
+		out := reflect.TypeOf(fn).Out(0)
+		ptr, iface := resultHolds(out, map[reflect.Type]bool{})
+		if ptr != pointerResults[name] {
+			t.Errorf("%s returns %s: holds a pointer = %v, in pointerResults = %v", name, out, ptr, pointerResults[name])
+		}
+		if iface && !plainAny[name] {
+			t.Errorf("%s returns %s, which holds values typed any: list it in plainAny once they are known plain", name, out)
+		}
+	}
+}
+
+// resultHolds says whether values of t can hold a pointer (a channel, a
+// function), and values typed any.
+func resultHolds(t reflect.Type, seen map[reflect.Type]bool) (ptr, iface bool) {
+	if seen[t] || t == reflect.TypeOf(time.Time{}) {
+		return false, false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return true, false
+	case reflect.Interface:
+		return false, true
+	case reflect.Slice, reflect.Array:
+		return resultHolds(t.Elem(), seen)
+	case reflect.Map:
+		p1, i1 := resultHolds(t.Key(), seen)
+		p2, i2 := resultHolds(t.Elem(), seen)
+		return p1 || p2, i1 || i2
+	case reflect.Struct:
+		for i := range t.NumField() {
+			p, f := resultHolds(t.Field(i).Type, seen)
+			ptr, iface = ptr || p, iface || f
+		}
+	}
+	return ptr, iface
 }
