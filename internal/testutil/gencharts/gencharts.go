@@ -75,12 +75,12 @@ func Generators() []Generator {
 		{"lookup", `lookup "v1" "Secret" "ns" "x"`, false},
 		{"keys", `keys .Values.m | join ","`, false},
 		{"values", `values .Values.m | join ","`, false},
-		{"tpl", `tpl "{{ .Values.level }}" .`, false},
+		{"tpl", `tpl "{{ .Chart.Name }}" .`, false},
 	}
 }
 
 // Pure is the control: an expression of pure functions only.
-var Pure = Generator{Func: "", Expr: `.Values.level | sha256sum`}
+var Pure = Generator{Func: "", Expr: `sha256sum "fixed"`}
 
 // Placement is where a chart holds the generating expression. Tpl says the
 // chart renders values with tpl: such a chart always renders twice, even
