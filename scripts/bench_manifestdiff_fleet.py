@@ -48,7 +48,7 @@ def _same(path, ref):
 def run(a, work, url, generate, nodes=1000):
     runs = int(os.environ.get("BENCH_MD_RUNS", "3"))
     other = os.environ.get("BENCH_MD_B", "")
-    repo, _ = generate(a.shared, f"{work}/fleet-{nodes}", nodes, url, "promote-prod")
+    repo, _ = generate(a.gen, f"{work}/fleet-{nodes}", nodes, url, "promote-prod")
     cache = f"{work}/fleet-cache"
     out = tempfile.mkdtemp(dir=work)
     env = dict(os.environ)

@@ -157,6 +157,11 @@ func (d *Diff) eachLive(ctx context.Context, s *kube.Session, ps []*pair) []erro
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] = appPanic(p, r, "comparing with the cluster")
+				}
+			}()
 			errs[i] = d.liveApp(ctx, s, p)
 		}()
 	}

@@ -88,6 +88,9 @@ type pair struct {
 	errs      [3]error
 	// discoverErr is why discovery failed for this app at either revision.
 	discoverErr string
+	// panicked says, without the panic's value, what panicked in this
+	// app's work and where (see withhold).
+	panicked string
 }
 
 // Run builds the report. It returns ErrRender (with the full report) when
@@ -131,7 +134,7 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
 	}
 	for _, p := range pairs {
-		d.scrubResult(ctx, p)
+		d.scrubSafe(ctx, p)
 		rep.Apps = append(rep.Apps, p.result)
 	}
 	return rep, errors.Join(renderError(failed), liveErr)
@@ -188,7 +191,7 @@ func (d *Diff) discoverSide(ctx context.Context, s Side, env string) ([]argo.App
 			return tree, err
 		}
 	}
-	apps, err := argo.DiscoverWith(s.FS, d.configAt(s), env, opt)
+	apps, err := discoverApps(s.FS, d.configAt(s), env, opt)
 	var derr *argo.DiscoveryError
 	if errors.As(err, &derr) {
 		return apps, derr.Failures, nil
@@ -253,8 +256,8 @@ func (d *Diff) planPair(p *pair) []int {
 	if p.base.Err != "" || p.head.Err != "" {
 		return []int{0, 1, 2} // fails, and must say so at every revision
 	}
-	kb, errB := p.base.InputsKey(d.Base.FS, d.Config.RepoURL, d.Base.Rev)
-	kh, errH := p.head.InputsKey(d.Head.FS, d.Config.RepoURL, d.Head.Rev)
+	kb, errB := inputsKey(*p.base, d.Base.FS, d.Config.RepoURL, d.Base.Rev)
+	kh, errH := inputsKey(*p.head, d.Head.FS, d.Config.RepoURL, d.Head.Rev)
 	if err := errors.Join(errB, errH); err != nil {
 		p.result.Status, p.result.Error = report.StatusError, oneLine(fmt.Sprintf("env %s, app %s: reading inputs: %v", p.env, p.name, err))
 		return nil
@@ -293,7 +296,7 @@ func (d *Diff) finish(p *pair) {
 			continue
 		}
 		ns := appNamespace(p, i)
-		res, err := diff.Parse(m, ns)
+		res, err := parseManifests(m, ns)
 		if err != nil {
 			p.result.Status = report.StatusError
 			p.result.Error = oneLine(fmt.Sprintf("env %s, app %s: parsing rendered manifests: %v", p.env, p.name, err))

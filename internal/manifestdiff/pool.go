@@ -3,12 +3,14 @@ package manifestdiff
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
@@ -61,6 +63,11 @@ func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) 
 			if i == 1 {
 				s = d.Head
 			}
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] = fmt.Errorf("env %s at %s: %w", env, s.Name, render.Recovered(r, "discovering its apps"))
+				}
+			}()
 			sides[i].apps, sides[i].fails, errs[i] = d.discoverSide(ctx, s, env)
 		})
 		if err := errors.Join(errs[:]...); err != nil {
@@ -80,7 +87,7 @@ func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) 
 // then detaches the apps still needed from discovery's slices, so that
 // those slices, and with them every unchanged app, can be collected.
 func (d *Diff) plan(pairs []*pair) {
-	d.each(len(pairs), func(i int) { pairs[i].todo = d.planPair(pairs[i]) })
+	d.each(len(pairs), func(i int) { d.planSafe(pairs[i]) })
 	for _, p := range pairs {
 		if len(p.todo) == 0 && p.result.Status != report.StatusError {
 			p.base, p.head = nil, nil // unchanged: its entry is complete
@@ -113,7 +120,7 @@ func (d *Diff) render(ctx context.Context, pairs []*pair) {
 	d.each(len(work), func(i int) {
 		p := work[i]
 		d.renderPair(ctx, p)
-		d.finish(p)
+		d.finishSafe(p)
 		d.release(p)
 		if d.Progress != nil {
 			mu.Lock()
@@ -147,12 +154,7 @@ func (d *Diff) renderPair(ctx context.Context, p *pair) {
 		if side == 2 && once && !d.RenderTwice {
 			continue
 		}
-		app, s := p.head, d.Head
-		if side == 0 {
-			app, s = p.base, d.Base
-		}
-		var o bool
-		p.manifests[side], p.notes[side], o, p.errs[side] = d.renderApp(ctx, app, s)
+		o := d.renderSide(ctx, p, side)
 		if side == 1 {
 			once = o
 		}

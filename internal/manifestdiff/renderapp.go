@@ -50,7 +50,7 @@ func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]b
 		}
 		var req *argo.Request
 		if err == nil {
-			req, err = app.Resolve(src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
+			req, err = resolveSource(*app, src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
 		}
 		var m []byte
 		if err == nil && req != nil {

@@ -115,7 +115,7 @@ func (d *Diff) addPair(ctx context.Context, s *scrub.Set, p *pair) {
 		d.addInputs(ctx, s, app, side)
 	}
 	for _, m := range p.manifests {
-		if res, err := diff.Parse(m, ""); err == nil && m != nil {
+		if res, err := parseManifests(m, ""); err == nil && m != nil {
 			s.Add(diff.SensitiveValues(res)...)
 		}
 	}
@@ -185,7 +185,7 @@ func (d *Diff) addInputs(ctx context.Context, s *scrub.Set, app *argo.App, side 
 		if c, ok := commits[argo.RepoKey(src.RepoURL)]; ok && src.Chart == "" {
 			rev = c
 		}
-		req, err := app.Resolve(src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
+		req, err := resolveSource(*app, src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
 		if err != nil || req == nil {
 			continue
 		}

@@ -42,6 +42,14 @@ func recovered(p any, req *argo.Request) error {
 	return fmt.Errorf("env %s, app %s, %s: %w", req.Env, req.App, sourceName(req), pe)
 }
 
+// Recovered turns a panic recovered outside Render (resolving a source,
+// parsing or diffing what was rendered, comparing with a cluster) into an
+// error wrapping ErrPanic: what was being done, the panic and where it
+// happened. It must be called by the deferred function that recovered.
+func Recovered(p any, doing string) *PanicError {
+	return &PanicError{Engine: doing, Value: fmt.Sprint(p), At: panicSite()}
+}
+
 // engineOf names the tool a request runs, for the panic's message.
 func engineOf(req *argo.Request) string {
 	switch req.Kind {
