@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,53 +15,114 @@ import (
 
 // A run sharded over N parallel jobs (CI_NODE_INDEX/CI_NODE_TOTAL, as
 // GitLab CI sets them, or --shard) and merged gives the unsharded report,
-// byte for byte, in every format.
+// byte for byte, in every format, with the same exit code: on a scenario
+// with changed, added, removed and unchanged apps, generated values,
+// shared changes, an app that fails to render and one not rendered. Every
+// app is in exactly one shard, a shard's report is the same on every run,
+// and the order the shards are given in does not matter.
 func TestShardedRunMergesToTheWholeReport(t *testing.T) {
 	f := newFleet(t)
-	base, head := f.scenario(t)
+	f.write(t, "charts/gen/Chart.yaml", "apiVersion: v2\nname: gen\nversion: 0.1.0\n")
+	f.write(t, "charts/gen/values.yaml", "level: a\n")
+	f.write(t, "charts/gen/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gen}\n"+
+		"data: {level: {{ .Values.level | quote }}, token: {{ randAlphaNum 12 | quote }}}\n")
+	f.write(t, "argocd/prod/app-gen.yaml", `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ledger-gen-prod, namespace: argocd}
+spec:
+  project: ledger-prod
+  source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: charts/gen}
+  destination: {server: https://kubernetes.default.svc, namespace: ledger-gen}
+`)
+	f.commit(t, "an in-repo chart with a generated token")
+	base, _ := f.scenario(t)
+	f.edit(t, "charts/gen/values.yaml", "level: a", "level: b") // changed, with a generated field
+	f.edit(t, "argocd/qa/app-gateway.yaml", "targetRevision: '2.1.0'", "targetRevision: '9.9.9'") // fails to render
+	f.write(t, "envs/qa/other/kustomization.yaml", "resources: []\n")
+	f.write(t, "argocd/qa/app-other.yaml", `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: ledger-other-qa, namespace: argocd}
+spec:
+  project: ledger-qa
+  source: {repoURL: https://gitlab.example.com/platform/ledger-fleet.git, targetRevision: main, path: envs/qa/other, plugin: {name: x}}
+  destination: {server: https://kubernetes.default.svc, namespace: ledger-other}
+`)
+	head := f.commit(t, "a chart version never published; a plugin app")
 	cache := t.TempDir()
 	args := []string{"--base", base, "--head", head, "--cache-dir", cache}
 	whole := map[string]string{}
 	for _, format := range formats {
 		r := f.run(t, nil, append(args, "-o", format)...)
-		if r.code != 0 {
-			t.Fatalf("unsharded -o %s: exit %d: %s", format, r.code, r.errOut)
+		if r.code != 1 || r.out == "" {
+			t.Fatalf("unsharded -o %s: exit %d, want 1 (one app fails) and a report: %s", format, r.code, r.errOut)
 		}
 		whole[format] = r.out
 	}
+	doc := parseJSON(t, whole["json"])
+	wholeApps := map[string]bool{}
+	for _, a := range doc.Apps {
+		wholeApps[a.Env+"/"+a.Name] = true
+	}
+	for _, want := range []string{"error", "added", "removed", "changed", "unchanged"} {
+		if doc.Summary.ByStatus[want] == 0 {
+			t.Fatalf("the scenario has no %s app: %v", want, doc.Summary.ByStatus)
+		}
+	}
+	if !strings.Contains(whole["json"], `"generated"`) || !strings.Contains(whole["json"], `"notRendered"`) {
+		t.Fatal("the scenario has no generated field or no app not rendered")
+	}
 	for _, n := range []int{2, 3, 4} {
-		dir := t.TempDir()
 		var files []string
-		apps := 0
+		seen := map[string]int{}
 		for i := 1; i <= n; i++ {
-			file := filepath.Join(dir, "shard-"+strconv.Itoa(i)+".json")
-			var r result
-			if i%2 == 0 { // both ways of choosing the shard
-				r = f.run(t, map[string]string{"CI_NODE_INDEX": strconv.Itoa(i), "CI_NODE_TOTAL": strconv.Itoa(n)},
-					append(args, "-o", "json", "--output-file", file)...)
-			} else {
-				r = f.run(t, nil, append(args, "-o", "json", "--output-file", file, "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
+			var reports [2]string
+			for round := range reports { // twice: a shard is the same on every run
+				file := filepath.Join(t.TempDir(), "shard-"+strconv.Itoa(i)+".json")
+				var r result
+				if i%2 == 0 { // both ways of choosing the shard
+					r = f.run(t, map[string]string{"CI_NODE_INDEX": strconv.Itoa(i), "CI_NODE_TOTAL": strconv.Itoa(n)},
+						append(args, "-o", "json", "--output-file", file)...)
+				} else {
+					r = f.run(t, nil, append(args, "-o", "json", "--output-file", file, "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))...)
+				}
+				if r.code != 0 && r.code != 1 {
+					t.Fatalf("shard %d/%d: exit %d: %s", i, n, r.code, r.errOut)
+				}
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reports[round] = string(data)
+				if round == 0 {
+					files = append(files, file)
+				}
 			}
-			if r.code != 0 {
-				t.Fatalf("shard %d/%d: exit %d: %s", i, n, r.code, r.errOut)
+			if reports[0] != reports[1] {
+				t.Errorf("shard %d/%d differs between two runs", i, n)
 			}
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
+			for _, a := range parseJSON(t, reports[0]).Apps {
+				seen[a.Env+"/"+a.Name]++
 			}
-			apps += len(parseJSON(t, string(data)).Apps)
-			files = append(files, file)
 		}
-		if want := len(parseJSON(t, whole["json"]).Apps); apps != want {
-			t.Errorf("N=%d: the shards hold %d apps, the whole run %d", n, apps, want)
+		for app := range wholeApps {
+			if seen[app] != 1 {
+				t.Errorf("N=%d: %s is in %d shards, want 1", n, app, seen[app])
+			}
 		}
+		if len(seen) != len(wholeApps) {
+			t.Errorf("N=%d: the shards hold %d apps, the whole run %d", n, len(seen), len(wholeApps))
+		}
+		reversed := slices.Clone(files)
+		slices.Reverse(reversed)
 		for _, format := range formats {
-			r := runMergeArgs(t, append([]string{"merge", "-o", format}, files...)...)
-			if r.code != 0 {
-				t.Fatalf("merge -o %s: exit %d: %s", format, r.code, r.errOut)
-			}
-			if diff := cmp.Diff(whole[format], r.out); diff != "" {
-				t.Errorf("N=%d, -o %s: merged report differs (-whole +merged):\n%s", n, format, diff)
+			for _, order := range [][]string{files, reversed} {
+				r := runMergeArgs(t, append([]string{"merge", "-o", format}, order...)...)
+				if r.code != 1 {
+					t.Fatalf("merge -o %s: exit %d, want 1 as the whole run: %s", format, r.code, r.errOut)
+				}
+				if diff := cmp.Diff(whole[format], r.out); diff != "" {
+					t.Errorf("N=%d, -o %s: merged report differs (-whole +merged):\n%s", n, format, diff)
+				}
 			}
 		}
 	}
