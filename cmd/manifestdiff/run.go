@@ -82,7 +82,8 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log,
 		Clean: ios.Secrets.Text, Shard: shard}
 	if o.live {
-		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext}}
+		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext,
+			Remember: ios.Secrets.AddCredential}}
 	}
 	progress := ios.ErrTTY && !o.Quiet
 	if progress {

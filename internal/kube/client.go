@@ -41,6 +41,10 @@ var ErrUnreachable = errors.New("cluster unreachable")
 type Options struct {
 	Kubeconfig string
 	Context    string
+	// Remember, when set, is given every credential the cluster's client
+	// holds or sends (user "" for a token), before any can show in an
+	// error: the caller masks them in everything it writes.
+	Remember func(user, secret string)
 }
 
 // Cluster is one API server, ready for reads and dry runs.
@@ -61,9 +65,21 @@ func Connect(ctx context.Context, opt Options) (*Cluster, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = opt.Kubeconfig
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opt.Context})
+	remember := func(user, secret string) {
+		if secret != "" && opt.Remember != nil {
+			opt.Remember(user, secret)
+		}
+	}
+	if raw, err := cc.RawConfig(); err == nil {
+		rememberKubeconfig(raw, remember)
+	}
 	cfg, err := cc.ClientConfig()
 	if err != nil {
 		return nil, fmt.Errorf("loading kubeconfig: %s: %w", oneLine(err.Error()), ErrUnreachable)
+	}
+	rememberRest(cfg, remember)
+	if opt.Remember != nil {
+		watchAuth(cfg, remember)
 	}
 	name := cfg.Host
 	if raw, err := cc.RawConfig(); err == nil {

@@ -87,7 +87,7 @@ func liveError(envs, apps int) error {
 func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (le report.LiveEnv, failed int) {
 	le = report.LiveEnv{Env: env, Findings: []report.LiveFinding{}}
 	clean := d.envScrub(ctx, env, ps)
-	defer scrubEnv(clean, &le)
+	defer d.scrubEnv(clean, &le)
 	opt := d.Live.Kube
 	if l, _ := d.Config.LiveFor(env); l.Context != "" {
 		opt.Context = l.Context

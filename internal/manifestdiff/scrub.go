@@ -92,11 +92,18 @@ func (d *Diff) envScrub(ctx context.Context, env string, ps []*pair) *scrub.Set 
 }
 
 // scrubEnv cleans an env's own error and findings (a connection error,
-// a forbidden listing) as a cluster message about its apps' objects.
-func scrubEnv(s *scrub.Set, le *report.LiveEnv) {
-	le.Error = s.Text(le.Error)
+// a forbidden listing) as a cluster message about its apps' objects, then
+// with Clean: the process's credentials, the kubeconfig's among them.
+func (d *Diff) scrubEnv(s *scrub.Set, le *report.LiveEnv) {
+	clean := func(m string) string {
+		if m = s.Text(m); d.Clean != nil {
+			m = d.Clean(m)
+		}
+		return m
+	}
+	le.Error = clean(le.Error)
 	for i := range le.Findings {
-		le.Findings[i].Message = s.Text(le.Findings[i].Message)
+		le.Findings[i].Message = clean(le.Findings[i].Message)
 	}
 }
 
