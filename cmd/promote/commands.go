@@ -6,13 +6,21 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
 )
 
 // One constructor per verb: its usage, help and every flag it takes.
-// Flags shared by several verbs are defined once, in the helpers below.
+// Flags shared by several verbs are defined once, in the helpers below;
+// every verb's --repo and -o come last, added by factory.verb.
+
+// The -o of a verb (cli.OutputFlag's default, then the formats): text
+// for what a person or a script reads once, a table on a terminal and
+// markdown otherwise for an overview.
+var (
+	textOrJSON      = []string{"text", "text", "json"}
+	tableOrMarkdown = []string{"", "table", "markdown", "json"}
+)
 
 func (f *factory) planCmd() *cobra.Command {
 	o := &options{verb: "plan"}
@@ -42,9 +50,7 @@ Exit codes: 0 success, 1 any error, 2 changes with --detailed-exitcode,
 		"`BRANCH` apply would promote into: the gates walk refs/remotes/REMOTE/BRANCH for statuses")
 	cmd.Flags().BoolVar(&o.detailedExitCode, "detailed-exitcode", false,
 		"exit 0 when there is nothing to promote, 2 when there are changes, 1 on errors (as terraform plan); 3 when a gate refused, with or without it")
-	repoFlag(cmd, o)
-	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
-	return f.verb(o, cmd)
+	return f.verb(o, cmd, textOrJSON...)
 }
 
 func (f *factory) applyCmd() *cobra.Command {
@@ -86,9 +92,7 @@ written (docs/gates.md).`,
 	}
 	promotionFlags(cmd, o)
 	commitFlags(cmd, o)
-	repoFlag(cmd, o)
-	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
-	return f.verb(o, cmd)
+	return f.verb(o, cmd, textOrJSON...)
 }
 
 func (f *factory) pinCmd() *cobra.Command {
@@ -109,9 +113,7 @@ Flags and KEY=VALUE arguments may be interleaved. --push and
 	completeEnvs(cmd, o, "env")
 	cmd.Flags().BoolVar(&o.allowDowngrade, "allow-downgrade", false, "allow a chartVersion to go down")
 	commitFlags(cmd, o)
-	repoFlag(cmd, o)
-	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
-	return f.verb(o, cmd)
+	return f.verb(o, cmd, textOrJSON...)
 }
 
 func (f *factory) checkCmd() *cobra.Command {
@@ -138,9 +140,7 @@ left out when there is none); -o json lists them with their rule ids.`,
   promote check --env prod -o json`,
 	}
 	envsFlag(cmd, o, "environment `ENV` to check, repeatable (default: all)")
-	repoFlag(cmd, o)
-	cli.OutputFlag(cmd, &o.output, "text", "text", "json")
-	return f.verb(o, cmd)
+	return f.verb(o, cmd, textOrJSON...)
 }
 
 func (f *factory) wavesCmd() *cobra.Command {
@@ -156,9 +156,7 @@ or JSON.`,
   promote waves -o markdown > waves.md`,
 	}
 	envsFlag(cmd, o, "environment `ENV` to show, repeatable (default: all)")
-	repoFlag(cmd, o)
-	cli.OutputFlag(cmd, &o.output, "", "table", "markdown", "json")
-	return f.verb(o, cmd)
+	return f.verb(o, cmd, tableOrMarkdown...)
 }
 
 func (f *factory) statusCmd() *cobra.Command {
@@ -186,9 +184,7 @@ or JSON.`,
 	}
 	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "read the repository at `REV` (branch, tag or commit)")
 	cmd.Flags().BoolVar(&o.noGitLab, "no-gitlab", false, "do not read deployment health from GitLab, even when it is configured")
-	repoFlag(cmd, o)
-	cli.OutputFlag(cmd, &o.output, "", "table", "markdown", "json")
-	return f.verb(o, cmd)
+	return f.verb(o, cmd, tableOrMarkdown...)
 }
 
 func (f *factory) initCmd() *cobra.Command {
@@ -202,7 +198,6 @@ chart matched to the versions entry it pins, repoURL from the ref: sources
 or the origin remote. It refuses to overwrite an existing file and
 validates the draft before writing it.`,
 	}
-	repoFlag(cmd, o)
 	return f.verb(o, cmd)
 }
 

@@ -65,9 +65,14 @@ failed check, 2 for plan --detailed-exitcode when there are changes.`,
 	return root
 }
 
-// verb finishes a verb's command: its run copies the global flags, takes
-// the positional arguments, validates and runs.
-func (f *factory) verb(o *options, cmd *cobra.Command) *cobra.Command {
+// verb finishes a verb's command: --repo, then -o with output (the
+// default and the formats) when the verb prints a result; its run copies
+// the global flags, takes the positional arguments, validates and runs.
+func (f *factory) verb(o *options, cmd *cobra.Command, output ...string) *cobra.Command {
+	repoFlag(cmd, o)
+	if len(output) > 0 {
+		cli.OutputFlag(cmd, &o.output, output[0], output[1:]...)
+	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		o.Globals = *f.globals
 		if len(args) > 0 {
