@@ -13,6 +13,8 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
@@ -59,15 +61,9 @@ func tuneGC(getenv func(string) string) {
 
 // runArgs parses args with the command tree and runs the diff.
 func runArgs(ctx context.Context, args []string, ios *ioStreams, getenv func(string) string) error {
-	// no credential reaches stderr, from any depth, this run's error included
-	cli.Guard(ios, getenv)
-	root := newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
-	if args == nil {
-		args = []string{} // nil would make cobra read os.Args
-	}
-	root.SetArgs(args)
-	_, err := root.ExecuteContextC(ctx)
-	return err
+	return cli.Execute(ctx, args, ios, getenv, func() *cobra.Command {
+		return newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
+	})
 }
 
 // exitCode: 0 success, 2 changes with --detailed-exitcode, 1 any error,

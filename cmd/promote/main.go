@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 )
@@ -33,15 +35,9 @@ func main() {
 
 // runArgs parses args with the command tree and runs the verb.
 func runArgs(ctx context.Context, args []string, ios *ioStreams, getenv func(string) string) error {
-	// no credential reaches stderr, from any depth, this run's error included
-	cli.Guard(ios, getenv)
-	root := newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
-	if args == nil {
-		args = []string{} // nil would make cobra read os.Args
-	}
-	root.SetArgs(args)
-	_, err := root.ExecuteContextC(ctx)
-	return err
+	return cli.Execute(ctx, args, ios, getenv, func() *cobra.Command {
+		return newRootCmd(ios, func(ctx context.Context, o *options) error { return run(ctx, o, ios, getenv) })
+	})
 }
 
 // Exit codes (docs/promote.md): 2 and 3 let a CI job tell "changes" and

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -95,4 +96,19 @@ func UnknownVerb(cmd *cobra.Command, verb string) error {
 		msg += didYouMean("", s)
 	}
 	return &UsageError{Path: cmd.CommandPath(), Err: fmt.Errorf("%s", msg)}
+}
+
+// Execute runs a command's tree on args: stderr is guarded first (no
+// credential of getenv's reaches it, from any depth, the run's own error
+// included), then newRoot builds the tree on the guarded streams. nil
+// args run with none: cobra would read os.Args.
+func Execute(ctx context.Context, args []string, ios *IOStreams, getenv func(string) string, newRoot func() *cobra.Command) error {
+	Guard(ios, getenv)
+	root := newRoot()
+	if args == nil {
+		args = []string{}
+	}
+	root.SetArgs(args)
+	_, err := root.ExecuteContextC(ctx)
+	return err
 }
