@@ -158,7 +158,7 @@ func prepare(r *Resource, opt Options) map[string]any {
 	if r == nil {
 		return nil
 	}
-	obj := copyObject(r.Object)
+	obj := CopyObject(r.Object)
 	if obj == nil {
 		obj = map[string]any{}
 	}

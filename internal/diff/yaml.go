@@ -45,7 +45,9 @@ func deepCopy(v any) any {
 	return v
 }
 
-func copyObject(obj map[string]any) map[string]any {
+// CopyObject is a deep copy of an object Parse (or a JSON or YAML
+// decoder) produced: maps, slices and the values in them; nil for nil.
+func CopyObject(obj map[string]any) map[string]any {
 	if obj == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 // Actions of a live comparison: what a sync would do with one object.
@@ -150,7 +151,7 @@ func (c *comparison) rendered(ctx context.Context, obj map[string]any) (Pair, bo
 	if err != nil {
 		return Pair{Ref: r}, false, c.fail(r, err)
 	}
-	obj = copyMap(obj)
+	obj = diff.CopyObject(obj)
 	if sr.Namespace == "" {
 		if m, ok := obj["metadata"].(map[string]any); ok {
 			delete(m, "namespace")
@@ -209,7 +210,7 @@ func (c *comparison) fail(r Ref, err error) error {
 
 // finish drops what the server manages, then the app's ignored fields.
 func (c *comparison) finish(r Ref, obj map[string]any) (map[string]any, error) {
-	obj = copyMap(obj)
+	obj = diff.CopyObject(obj)
 	stripServerFields(obj)
 	out, err := c.ig.apply(r, obj)
 	if err != nil {

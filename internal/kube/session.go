@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 // Session compares the apps of one env with one cluster. It reads each
@@ -102,7 +103,7 @@ func (s *Session) getLive(ctx context.Context, r Ref) (map[string]any, error) {
 	}
 	s.mu.Unlock()
 	e.once.Do(func() { e.obj, e.err = s.c.get(ctx, r) })
-	return copyMap(e.obj), e.err
+	return diff.CopyObject(e.obj), e.err
 }
 
 // dryRun runs one dry run per distinct object: base and head renders of
@@ -121,30 +122,5 @@ func (s *Session) dryRun(ctx context.Context, r Ref, obj map[string]any) (map[st
 	}
 	s.mu.Unlock()
 	e.once.Do(func() { e.obj, e.err = s.c.dryRunApply(ctx, r, obj) })
-	return copyMap(e.obj), e.err
-}
-
-func copyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	return deepCopy(m).(map[string]any)
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(t))
-		for i, e := range t {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
+	return diff.CopyObject(e.obj), e.err
 }
