@@ -131,8 +131,7 @@ func FromBuildInfo(name string, bi *debug.BuildInfo, sha256Hex string, created t
 	if !created.IsZero() {
 		doc.Metadata.Timestamp = created.UTC().Format(time.RFC3339)
 	}
-	std := Component{Type: "library", Name: "std", Version: bi.GoVersion, PURL: purl("std", bi.GoVersion, "", "")}
-	std.BOMRef = std.PURL
+	std := library("std", bi.GoVersion)
 	doc.Components = append(doc.Components, std)
 	dep := Dependency{Ref: main.BOMRef, DependsOn: []string{std.BOMRef}}
 	for _, m := range bi.Deps {
@@ -156,9 +155,14 @@ func moduleComponent(m *debug.Module) Component {
 	if used.Sum != "" {
 		props = append(props, Property{Name: "go:sum", Value: used.Sum})
 	}
-	c := Component{Type: "library", Name: used.Path, Version: used.Version, PURL: purl(used.Path, used.Version, "", ""), Properties: props}
-	c.BOMRef = c.PURL
-	return c
+	return library(used.Path, used.Version, props...)
+}
+
+// library is a Go module (or the standard library, "std") linked into the
+// binary, referred to by its package URL.
+func library(path, version string, props ...Property) Component {
+	p := purl(path, version, "", "")
+	return Component{Type: "library", BOMRef: p, Name: path, Version: version, PURL: p, Properties: props}
 }
 
 // moduleVersion is version as the Go module version a package URL names:
