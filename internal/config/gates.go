@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -138,22 +137,11 @@ func (c *Config) AppProjectFiles(fsys fs.FS, env string) ([]string, error) {
 		set[f] = true
 	}
 	for _, g := range c.AppProjects {
-		matches, err := fs.Glob(fsys, strings.TrimPrefix(strings.ReplaceAll(g, "{env}", env), "/"))
-		if err != nil {
+		if err := globFiles(fsys, set, strings.TrimPrefix(strings.ReplaceAll(g, "{env}", env), "/")); err != nil {
 			return nil, fmt.Errorf("appProjects glob %q: %w", g, err)
 		}
-		for _, m := range matches {
-			if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
-				set[m] = true
-			}
-		}
 	}
-	out := make([]string, 0, len(set))
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out, nil
+	return slices.Sorted(mapKeys(set)), nil
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -78,20 +77,24 @@ func (c *Config) SelectEnvs(envs []string) ([]string, error) {
 func (c *Config) ManifestFiles(fsys fs.FS, env string) ([]string, error) {
 	set := map[string]bool{}
 	for _, g := range c.ManifestGlobs(env) {
-		matches, err := fs.Glob(fsys, strings.TrimPrefix(path.Clean("/"+g), "/"))
-		if err != nil {
+		if err := globFiles(fsys, set, strings.TrimPrefix(path.Clean("/"+g), "/")); err != nil {
 			return nil, fmt.Errorf("manifest glob %q: %w", g, err)
 		}
-		for _, m := range matches {
-			if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
-				set[m] = true
-			}
+	}
+	return slices.Sorted(mapKeys(set)), nil
+}
+
+// globFiles adds the files pattern matches in fsys to set; directories
+// are left out.
+func globFiles(fsys fs.FS, set map[string]bool, pattern string) error {
+	matches, err := fs.Glob(fsys, pattern)
+	if err != nil {
+		return err
+	}
+	for _, m := range matches {
+		if st, err := fs.Stat(fsys, m); err == nil && !st.IsDir() {
+			set[m] = true
 		}
 	}
-	out := make([]string, 0, len(set))
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out, nil
+	return nil
 }
