@@ -72,9 +72,7 @@ func writeResult(ios *ioStreams, o *options, res *promote.Result) error {
 func writeResultTo(w io.Writer, o *options, res *promote.Result) error {
 	p := res.Plan
 	if o.output == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(toJSON(o, res))
+		return writeJSON(w, toJSON(o, res))
 	}
 	switch {
 	case p.From != "" && res.Source != "" && res.Source != res.Base:
@@ -145,9 +143,7 @@ func writeDiff(w io.Writer, diff string, color bool) {
 
 func writeFindings(ios *ioStreams, o *options, envs []string, fs []promote.Finding) error {
 	if o.output == "json" {
-		enc := json.NewEncoder(ios.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(ios.Out, struct {
 			Envs     []string          `json:"envs"`
 			OK       bool              `json:"ok"`
 			Findings []promote.Finding `json:"findings"`
@@ -202,4 +198,29 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// writeJSON writes v as -o json does: indented JSON.
+func writeJSON[V any](w io.Writer, v V) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeOverview writes v, an overview for a person or a page, in -o's
+// format; with no -o, a table for a person at a terminal and markdown for
+// a file or pipe.
+func writeOverview[V any](ios *ioStreams, format string, v V, asJSON, table, markdown func(io.Writer, V) error) error {
+	switch format {
+	case "json":
+		return asJSON(ios.Out, v)
+	case "markdown":
+		return markdown(ios.Out, v)
+	case "table":
+		return table(ios.Out, v)
+	}
+	if ios.OutTTY {
+		return table(ios.Out, v)
+	}
+	return markdown(ios.Out, v)
 }

@@ -40,19 +40,7 @@ func runStatus(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	if err != nil {
 		return err
 	}
-	switch o.output {
-	case "json":
-		return promote.WriteStatusJSON(ios.Out, v)
-	case "markdown":
-		return promote.WriteStatusMarkdown(ios.Out, v)
-	case "table":
-		return promote.WriteStatusTable(ios.Out, v)
-	}
-	// no -o: a table for a person at a terminal, markdown for a file or pipe
-	if ios.OutTTY {
-		return promote.WriteStatusTable(ios.Out, v)
-	}
-	return promote.WriteStatusMarkdown(ios.Out, v)
+	return writeOverview(ios, o.output, v, promote.WriteStatusJSON, promote.WriteStatusTable, promote.WriteStatusMarkdown)
 }
 
 func missingVars(getenv func(string) string, names ...string) []string {

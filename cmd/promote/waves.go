@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -22,19 +21,5 @@ func runWaves(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) er
 	if err != nil {
 		return err
 	}
-	switch o.output {
-	case "json":
-		enc := json.NewEncoder(ios.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(inv)
-	case "markdown":
-		return ordering.Markdown(ios.Out, inv)
-	case "table":
-		return ordering.Table(ios.Out, inv)
-	}
-	// no -o: a table for a person at a terminal, markdown for a file or pipe
-	if ios.OutTTY {
-		return ordering.Table(ios.Out, inv)
-	}
-	return ordering.Markdown(ios.Out, inv)
+	return writeOverview(ios, o.output, inv, writeJSON[*ordering.Inventory], ordering.Table, ordering.Markdown)
 }
