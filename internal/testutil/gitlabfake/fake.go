@@ -130,10 +130,7 @@ func (s *Server) AddMR(proj string, iid int64, src, dst string) MR {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.project(proj)
-	if p == nil {
-		s.t.Fatalf("gitlabfake: no project %q", proj)
-	}
+	p := s.mustProject(proj)
 	m := s.newMR(p, iid, src, dst, "Draft: "+src, "", nil)
 	p.mrs = append(p.mrs, m)
 	return *m
@@ -145,10 +142,7 @@ func (s *Server) AddNote(proj string, iid int64, user, body string, system bool)
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.project(proj)
-	if p == nil || p.findMR(iid) == nil {
-		s.t.Fatalf("gitlabfake: no merge request !%d in %q", iid, proj)
-	}
+	p, _ := s.mustMR(proj, iid)
 	return *s.appendNote(p, iid, body, user, system)
 }
 
@@ -241,6 +235,28 @@ func (s *Server) project(idOrPath string) *project {
 		}
 	}
 	return nil
+}
+
+// mustProject is the project named proj (id or path), for a test's
+// setup: an unknown one fails the test. The caller holds mu.
+func (s *Server) mustProject(proj string) *project {
+	s.t.Helper()
+	p := s.project(proj)
+	if p == nil {
+		s.t.Fatalf("gitlabfake: no project %q", proj)
+	}
+	return p
+}
+
+// mustMR is merge request iid of project proj and the project, for a
+// test's setup: an unknown one fails the test. The caller holds mu.
+func (s *Server) mustMR(proj string, iid int64) (*project, *MR) {
+	s.t.Helper()
+	p := s.project(proj)
+	if p == nil || p.findMR(iid) == nil {
+		s.t.Fatalf("gitlabfake: no merge request !%d in %q", iid, proj)
+	}
+	return p, p.findMR(iid)
 }
 
 func (p *project) findMR(iid int64) *MR {

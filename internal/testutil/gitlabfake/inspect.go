@@ -11,11 +11,8 @@ func (s *Server) SetMRState(proj string, iid int64, state string) {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.project(proj)
-	if p == nil || p.findMR(iid) == nil {
-		s.t.Fatalf("gitlabfake: no merge request !%d in %q", iid, proj)
-	}
-	p.findMR(iid).State = state
+	_, m := s.mustMR(proj, iid)
+	m.State = state
 }
 
 // Leaks lists every place a request carried secret other than the two

@@ -45,10 +45,7 @@ func (s *Server) AddCommit(proj string, shas ...string) {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.project(proj)
-	if p == nil {
-		s.t.Fatalf("gitlabfake: no project %q", proj)
-	}
+	p := s.mustProject(proj)
 	for _, sha := range shas {
 		p.commits[sha] = true
 	}
