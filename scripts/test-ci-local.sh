@@ -28,6 +28,10 @@ export NODE_PATH=$(cd "$(dirname "$gcl")/.." && pwd)
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+finish() {
+  echo "test-ci-local: $passed passed, $failed failed"
+  exit $((failed > 0))
+}
 
 # ---- 1. pipeline files
 if node "$root/scripts/ci_pipeline.js" check-spec "$root"/templates/*.yml; then
@@ -48,8 +52,7 @@ else
   fail ".gitlab-ci.yml: $out"
 fi
 if [ "${1:-}" = --lint-only ]; then
-  echo "test-ci-local: $passed passed, $failed failed"
-  exit $((failed > 0))
+  finish
 fi
 
 # ---- 2. the component's jobs on a generated GitOps repo
@@ -58,8 +61,12 @@ server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work" "$lint"; }
 trap cleanup EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 "$root/scripts/gen_gitops_repo.py" --out "$work/gen" --nodes 3 --git --scenario promote-prod \
-  --helm-url "http://127.0.0.1:$port" >/dev/null
+# gen DIR: the generated GitOps repo, its charts served from $port
+gen() {
+  python3 "$root/scripts/gen_gitops_repo.py" --out "$1" --nodes 3 --git --scenario promote-prod \
+    --helm-url "http://127.0.0.1:$port" >/dev/null
+}
+gen "$work/gen"
 (cd "$work/gen/charts" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
 server=$!
 for _ in $(seq 50); do
@@ -67,8 +74,7 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 # the generator is deterministic: the same arguments give the same bytes and commits
-python3 "$root/scripts/gen_gitops_repo.py" --out "$work/again" --nodes 3 --git --scenario promote-prod \
-  --helm-url "http://127.0.0.1:$port" >/dev/null
+gen "$work/again"
 if diff -r -x .git "$work/gen" "$work/again" >/dev/null &&
   [ "$(git -C "$work/gen/repo" rev-parse HEAD)" = "$(git -C "$work/again/repo" rev-parse HEAD)" ]; then
   ok "gen_gitops_repo.py: deterministic (same files, same charts, same commits)"
@@ -215,5 +221,4 @@ else
   fail "promote-prod (override; trailer \"$trailer\"):"$'\n'"$out"
 fi
 
-echo "test-ci-local: $passed passed, $failed failed"
-exit $((failed > 0))
+finish
