@@ -14,6 +14,25 @@ import (
 // credentials (oidc's and the cloud providers' cached tokens).
 var authProviderSecrets = []string{"access-token", "id-token", "refresh-token", "client-secret", "idp-certificate-authority-data"}
 
+// auth is what a client config authenticates with, wherever it came
+// from: a kubeconfig user, or the resolved client config.
+type auth struct {
+	token, tokenFile, user, password, keyData, keyFile string
+	provider                                           map[string]string // an auth-provider's config
+}
+
+// remember hands a's credentials to remember, the files' contents read.
+func (a auth) remember(remember func(user, secret string)) {
+	remember("", a.token)
+	remember("", readSecret(a.tokenFile))
+	remember(a.user, a.password)
+	remember("", a.keyData)
+	remember("", readSecret(a.keyFile))
+	for _, k := range authProviderSecrets {
+		remember("", a.provider[k])
+	}
+}
+
 // rememberKubeconfig hands every credential of the kubeconfig's users to
 // remember, before anything can fail with one in its message: tokens and
 // token files, basic auth passwords, client keys (inline or the file's
@@ -24,16 +43,12 @@ func rememberKubeconfig(raw clientcmdapi.Config, remember func(user, secret stri
 		if u == nil {
 			continue
 		}
-		remember("", u.Token)
-		remember("", readSecret(u.TokenFile))
-		remember(u.Username, u.Password)
-		remember("", string(u.ClientKeyData))
-		remember("", readSecret(u.ClientKey))
+		a := auth{token: u.Token, tokenFile: u.TokenFile, user: u.Username, password: u.Password,
+			keyData: string(u.ClientKeyData), keyFile: u.ClientKey}
 		if u.AuthProvider != nil {
-			for _, k := range authProviderSecrets {
-				remember("", u.AuthProvider.Config[k])
-			}
+			a.provider = u.AuthProvider.Config
 		}
+		a.remember(remember)
 	}
 }
 
@@ -41,16 +56,12 @@ func rememberKubeconfig(raw clientcmdapi.Config, remember func(user, secret stri
 // remember: what the kubeconfig did not hold itself, such as the
 // in-cluster service account's token.
 func rememberRest(cfg *rest.Config, remember func(user, secret string)) {
-	remember("", cfg.BearerToken)
-	remember("", readSecret(cfg.BearerTokenFile))
-	remember(cfg.Username, cfg.Password)
-	remember("", string(cfg.KeyData))
-	remember("", readSecret(cfg.KeyFile))
+	a := auth{token: cfg.BearerToken, tokenFile: cfg.BearerTokenFile, user: cfg.Username, password: cfg.Password,
+		keyData: string(cfg.KeyData), keyFile: cfg.KeyFile}
 	if cfg.AuthProvider != nil {
-		for _, k := range authProviderSecrets {
-			remember("", cfg.AuthProvider.Config[k])
-		}
+		a.provider = cfg.AuthProvider.Config
 	}
+	a.remember(remember)
 }
 
 // readSecret is a credential file's content, "" when unreadable (loading

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/client-go/rest"
+
 	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
@@ -90,5 +92,19 @@ func writeFile(t *testing.T, name, content string) {
 	t.Helper()
 	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestServiceAccountTokenRemembered: in a pod, client-go's config names
+// the service account's token file, which the kubeconfig never held;
+// its content is remembered.
+func TestServiceAccountTokenRemembered(t *testing.T) {
+	const tok = "Kube-ServiceAccount-Plant-A9s8"
+	f := filepath.Join(t.TempDir(), "token")
+	writeFile(t, f, tok)
+	var s scrub.Set
+	rememberRest(&rest.Config{BearerTokenFile: f}, s.AddCredential)
+	if got := s.Text("401: " + tok); strings.Contains(got, tok) {
+		t.Errorf("the service account token shows: %q", got)
 	}
 }
