@@ -36,7 +36,7 @@ spec:
 `)
 	f.commit(t, "an in-repo chart with a generated token")
 	base, _ := f.scenario(t)
-	f.edit(t, "charts/gen/values.yaml", "level: a", "level: b") // changed, with a generated field
+	f.edit(t, "charts/gen/values.yaml", "level: a", "level: b")                                   // changed, with a generated field
 	f.edit(t, "argocd/qa/app-gateway.yaml", "targetRevision: '2.1.0'", "targetRevision: '9.9.9'") // fails to render
 	f.write(t, "envs/qa/other/kustomization.yaml", "resources: []\n")
 	f.write(t, "argocd/qa/app-other.yaml", `apiVersion: argoproj.io/v1alpha1
