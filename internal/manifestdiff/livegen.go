@@ -46,7 +46,7 @@ func (g generated) again(key string, obj map[string]any) map[string]any {
 	if !ok || obj == nil {
 		return nil
 	}
-	out, _ := copyValue(obj).(map[string]any)
+	out := diff.CopyObject(obj)
 	n := 0
 	eachDifference(renders[0], renders[1], nil, func(p []any, other any) {
 		if setIfPresent(out, p, mark(other)) {
@@ -141,22 +141,4 @@ func setIfPresent(obj map[string]any, p []any, v any) bool {
 		}
 	}
 	return false
-}
-
-func copyValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = copyValue(x)
-		}
-		return m
-	case []any:
-		l := make([]any, len(t))
-		for i, x := range t {
-			l[i] = copyValue(x)
-		}
-		return l
-	}
-	return v
 }
