@@ -61,12 +61,11 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 
 // instantiate renders the template with one parameter set into an App.
 func (d *discovery) instantiate(at origin, appSet, appSetNS string, tmpl *yaml.Node, patch string, r *renderer, params map[string]any) (App, error) {
-	n := copyNode(tmpl)
-	if err := r.renderTree(n, params); err != nil {
+	n, err := r.rendered(tmpl, params)
+	if err != nil {
 		return App{}, at.errorf(0, "applicationset %s: template: %s", appSet, err)
 	}
 	if patch != "" {
-		var err error
 		if n, err = r.applyTemplatePatch(n, patch, params); err != nil {
 			return App{}, at.errorf(0, "applicationset %s: %s", appSet, err)
 		}

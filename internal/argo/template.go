@@ -103,13 +103,54 @@ func fastReplace(s string, params map[string]any) (string, error) {
 	}
 }
 
-// renderTree substitutes params into every string scalar of n, mapping
-// keys included, as Argo CD templates every string of the Application.
-func (r *renderer) renderTree(n *yaml.Node, params map[string]any) error {
-	return r.renderTreeExcept(n, params, nil)
+// rendered is n with params substituted into every string scalar, mapping
+// keys included, as Argo CD templates every string of the Application. n
+// is not modified: a subtree in which nothing changes is shared with the
+// result, a changed node is a copy. An ApplicationSet's template is
+// rendered once per generated app, and most of it (sources without
+// placeholders, sync policies) is the same for every app, so only the few
+// nodes on the way to a placeholder are new. Nothing modifies a rendered
+// tree afterwards (the templatePatch merge copies what it changes).
+func (r *renderer) rendered(n *yaml.Node, params map[string]any) (*yaml.Node, error) {
+	if n == nil {
+		return nil, nil
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+		v, err := r.replace(n.Value, params)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		if v == n.Value {
+			return n, nil
+		}
+		c := *n
+		c.Value, c.Tag, c.Style = v, "!!str", 0
+		return &c, nil
+	}
+	var content []*yaml.Node // nil while no child has changed
+	for i, c := range n.Content {
+		rc, err := r.rendered(c, params)
+		if err != nil {
+			return nil, err
+		}
+		if rc != c && content == nil {
+			content = make([]*yaml.Node, len(n.Content))
+			copy(content, n.Content[:i])
+		}
+		if content != nil {
+			content[i] = rc
+		}
+	}
+	if content == nil {
+		return n, nil
+	}
+	c := *n
+	c.Content = content
+	return &c, nil
 }
 
-// renderTreeExcept is renderTree leaving the subtree skip as it is.
+// renderTreeExcept substitutes params into every string scalar of n in
+// place, as rendered does, leaving the subtree skip as it is.
 func (r *renderer) renderTreeExcept(n *yaml.Node, params map[string]any, skip *yaml.Node) error {
 	if n == nil || n == skip {
 		return nil
