@@ -44,7 +44,7 @@ func (d *discovery) parseApp(at origin, doc *yaml.Node) (App, error) {
 // ApplicationSet's, which the controller always gives it.
 func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns string) (App, error) {
 	var meta rawMeta
-	if err := decodeInto(metaN, &meta); err != nil {
+	if err := decodePlain(metaN, &meta, plainMeta); err != nil {
 		return App{}, at.errorf(0, "metadata: %s", err)
 	}
 	what := "application"
@@ -56,7 +56,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns stri
 	}
 	ctx := func(err error) error { return at.errorf(0, "%s %s: %s", what, meta.Name, err) }
 	var spec rawSpec
-	if err := decodeInto(specN, &spec); err != nil {
+	if err := decodePlain(specN, &spec, plainSpec); err != nil {
 		return App{}, ctx(err)
 	}
 	a := App{
@@ -125,11 +125,8 @@ func automated(n *yaml.Node) (on, prune bool, err error) {
 	if n.Kind == 0 || isNull(n) {
 		return false, false, nil
 	}
-	var v struct {
-		Enabled *bool `yaml:"enabled"`
-		Prune   bool  `yaml:"prune"`
-	}
-	if err := n.Decode(&v); err != nil {
+	var v automatedBlock
+	if err := decodePlain(n, &v, plainAutomated); err != nil {
 		return false, false, fmt.Errorf("syncPolicy.automated: %w", err)
 	}
 	on = v.Enabled == nil || *v.Enabled

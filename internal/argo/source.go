@@ -69,7 +69,7 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		return Source{}, err
 	}
 	var r rawSource
-	if err := decodeInto(n, &r); err != nil {
+	if err := decodePlain(n, &r, plainSource); err != nil {
 		return Source{}, fmt.Errorf("%s: %w", field, err)
 	}
 	p, err := cleanRel(r.Path)
@@ -140,7 +140,7 @@ func parseHelm(n *yaml.Node, field string) (*Helm, error) {
 		}
 	}
 	var r rawHelm
-	if err := n.Decode(&r); err != nil {
+	if err := decodePlain(n, &r, plainHelm); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
 	h := Helm{ReleaseName: r.ReleaseName, ValueFiles: r.ValueFiles, Values: r.Values,
