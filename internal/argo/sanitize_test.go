@@ -1,0 +1,35 @@
+package argo
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// sanitizeRegexp is Argo CD's own normaliser, which SanitizeName replaced.
+func sanitizeRegexp(name string) string {
+	name = regexp.MustCompile(`[^-a-z0-9.]`).ReplaceAllString(strings.ToLower(name), "-")
+	if len(name) > 253 {
+		name = name[:253]
+	}
+	return strings.Trim(name, "-.")
+}
+
+func TestSanitizeNameEqualsRegexp(t *testing.T) {
+	for _, s := range []string{"", "a", "Node-Alpha", "node_beta.2", "--x--", "..", "ÄÖü", "İstanbul", "ǅ", "a\xffb", "\xc3", "x\u2028y",
+		"a b\tc", strings.Repeat("A_", 200), strings.Repeat("é", 130), "KELVIN\u212a"} {
+		if got, want := SanitizeName(s), sanitizeRegexp(s); got != want {
+			t.Errorf("SanitizeName(%q) = %q, the regular expression gives %q", s, got, want)
+		}
+	}
+}
+
+func FuzzSanitizeName(f *testing.F) {
+	f.Add("Node_Alpha")
+	f.Add("a\xffÄ")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := SanitizeName(s), sanitizeRegexp(s); got != want {
+			t.Fatalf("SanitizeName(%q) = %q, the regular expression gives %q", s, got, want)
+		}
+	})
+}
