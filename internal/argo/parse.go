@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
 )
 
 // rawMeta and rawSpec hold the parts of an Application the render and the
@@ -44,7 +46,7 @@ func (d *discovery) parseApp(at origin, doc *yaml.Node) (App, error) {
 // ApplicationSet's, which the controller always gives it.
 func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns string) (App, error) {
 	var meta rawMeta
-	if err := decodePlain(metaN, &meta, plainMeta); err != nil {
+	if err := plainyaml.Decode(metaN, &meta, plainMeta); err != nil {
 		return App{}, at.errorf(0, "metadata: %s", err)
 	}
 	what := "application"
@@ -56,7 +58,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns stri
 	}
 	ctx := func(err error) error { return at.errorf(0, "%s %s: %s", what, meta.Name, err) }
 	var spec rawSpec
-	if err := decodePlain(specN, &spec, plainSpec); err != nil {
+	if err := plainyaml.Decode(specN, &spec, plainSpec); err != nil {
 		return App{}, ctx(err)
 	}
 	a := App{
@@ -126,7 +128,7 @@ func automated(n *yaml.Node) (on, prune bool, err error) {
 		return false, false, nil
 	}
 	var v automatedBlock
-	if err := decodePlain(n, &v, plainAutomated); err != nil {
+	if err := plainyaml.Decode(n, &v, plainAutomated); err != nil {
 		return false, false, fmt.Errorf("syncPolicy.automated: %w", err)
 	}
 	on = v.Enabled == nil || *v.Enabled

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
 )
 
 // Field lists follow Argo CD's v1alpha1 types (3.x); see checkKeys for why
@@ -69,7 +71,7 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		return Source{}, err
 	}
 	var r rawSource
-	if err := decodePlain(n, &r, plainSource); err != nil {
+	if err := plainyaml.Decode(n, &r, plainSource); err != nil {
 		return Source{}, fmt.Errorf("%s: %w", field, err)
 	}
 	p, err := cleanRel(r.Path)
@@ -140,7 +142,7 @@ func parseHelm(n *yaml.Node, field string) (*Helm, error) {
 		}
 	}
 	var r rawHelm
-	if err := decodePlain(n, &r, plainHelm); err != nil {
+	if err := plainyaml.Decode(n, &r, plainHelm); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
 	h := Helm{ReleaseName: r.ReleaseName, ValueFiles: r.ValueFiles, Values: r.Values,

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
 )
 
 // rawObject is what this package needs of an Application or ApplicationSet
@@ -78,7 +79,7 @@ func objectsOf(ms []argo.Manifest) ([]rawObject, error) {
 				continue
 			}
 			var d rawDoc
-			if err := doc.Decode(&d); err != nil {
+			if err := plainyaml.Decode(doc, &d, plainDoc); err != nil {
 				if !isArgo(scalar(doc, "apiVersion"), scalar(doc, "kind")) {
 					continue // not ours: argo.Discover ignores it too
 				}
