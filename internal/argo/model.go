@@ -185,7 +185,7 @@ type ValueFile struct {
 // SameRepo reports whether two repository URLs name the same repository
 // the way Argo CD compares them: case-insensitively, ignoring a trailing
 // "/" or ".git".
-func SameRepo(a, b string) bool { return normRepo(a) == normRepo(b) }
+func SameRepo(a, b string) bool { return a == b || normRepo(a) == normRepo(b) }
 
 func normRepo(u string) string {
 	u = strings.ToLower(strings.TrimSpace(u))

@@ -115,6 +115,9 @@ func (r *renderer) rendered(n *yaml.Node, params map[string]any) (*yaml.Node, er
 	if n == nil {
 		return nil, nil
 	}
+	if n.Kind == yaml.ScalarNode && !strings.Contains(n.Value, "{{") {
+		return n, nil // replace would keep it as it is
+	}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 		v, err := r.replace(n.Value, params)
 		if err != nil {
