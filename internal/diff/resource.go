@@ -7,6 +7,8 @@ package diff
 import (
 	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Resource is one Kubernetes object of a rendered manifest.
@@ -80,10 +82,21 @@ func ClusterScoped(kind string) bool { return clusterScoped[kind] }
 // defaultNamespace, in Namespace and in the object, because that is where
 // Argo CD applies them.
 func Parse(manifests []byte, defaultNamespace string) ([]Resource, error) {
+	return ParseMarked(manifests, defaultNamespace, nil)
+}
+
+// ParseMarked is Parse, with mark called on every YAML document's node
+// tree once it is parsed and within bounds, before anything else reads
+// it: a caller that must add to each object (Argo CD's tracking
+// metadata) does it on the tree Parse builds anyway rather than by
+// parsing and re-encoding the text first. mark may change the tree in
+// place; it is not called for a document Parse refuses for its size or
+// depth.
+func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.Node)) ([]Resource, error) {
 	var out []Resource
 	seen := map[string]string{}
 	for _, doc := range splitDocuments(string(manifests)) {
-		objs, list, err := doc.decode()
+		objs, list, err := doc.decode(mark)
 		if err != nil {
 			return nil, err
 		}

@@ -113,7 +113,7 @@ func TooDeep(n *yaml.Node) bool { return tooDeep(n, 0) }
 // decode parses the document into objects, flattening Lists at any depth.
 // list reports whether the objects came from a List's items. YAML errors
 // are scrubbed: they can quote rendered content.
-func (d document) decode() (objs []map[string]any, list bool, err error) {
+func (d document) decode(mark func(*yaml.Node)) (objs []map[string]any, list bool, err error) {
 	if len(d.text) > maxDocumentBytes {
 		return nil, false, fmt.Errorf("%s: larger than %d MiB", d.describe(), maxDocumentBytes>>20)
 	}
@@ -129,6 +129,9 @@ func (d document) decode() (objs []map[string]any, list bool, err error) {
 		}
 		if tooDeep(&n, 0) {
 			return nil, false, fmt.Errorf("%s: nested deeper than %d levels", d.describe(), maxDepth)
+		}
+		if mark != nil {
+			mark(&n)
 		}
 		if err := taint(&n); err != nil {
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)

@@ -220,7 +220,7 @@ func (d *Diff) liveApp(ctx context.Context, s *kube.Session, p *pair) error {
 }
 
 func (d *Diff) liveObjects(p *pair, side int) ([]diff.Resource, error) {
-	rs, err := diff.Parse(p.manifests[side], appNamespace(p, side))
+	rs, err := parseManifests(p.manifests[side], appNamespace(p, side), p.tracks[side])
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: parsing rendered manifests: %w", p.env, p.name, err)
 	}

@@ -111,11 +111,11 @@ func renderEnv(t *testing.T, repo liveRepo, fsys fstest.MapFS, env string) map[s
 	d := &Diff{Config: cfg, Charts: dirCharts(repo.charts)}
 	out := map[string][]diff.Resource{}
 	for i := range apps {
-		m, note, _, err := d.renderApp(context.Background(), &apps[i], Side{Name: "sync", Rev: "s", FS: fsys})
+		m, track, note, _, err := d.renderApp(context.Background(), &apps[i], Side{Name: "sync", Rev: "s", FS: fsys})
 		if err != nil || note != "" {
 			t.Fatalf("rendering %s: %v %s", apps[i].Name, err, note)
 		}
-		rs, err := diff.Parse(m, apps[i].Namespace)
+		rs, err := parseManifests(m, apps[i].Namespace, track)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -84,8 +84,11 @@ type pair struct {
 	// todo lists the sides to render: 0 base, 1 head, 2 head again.
 	todo      []int
 	manifests [3][]byte // base, head, head rendered again
-	notes     [3]string
-	errs      [3]error
+	// tracks is each side's tracking metadata, which manifests still
+	// lack: parse them with parseManifests (render.ParseTracked).
+	tracks [3]*render.Tracking
+	notes  [3]string
+	errs   [3]error
 	// discoverErr is why discovery failed for this app at either revision.
 	discoverErr string
 	// panicked says, without the panic's value, what panicked in this
@@ -296,7 +299,7 @@ func (d *Diff) finish(p *pair) {
 			continue
 		}
 		ns := appNamespace(p, i)
-		res, err := parseManifests(m, ns)
+		res, err := parseManifests(m, ns, p.tracks[i])
 		if err != nil {
 			p.result.Status = report.StatusError
 			p.result.Error = oneLine(fmt.Sprintf("env %s, app %s: parsing rendered manifests: %v", p.env, p.name, err))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
-	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
@@ -24,7 +23,7 @@ var (
 	discoverApps   = argo.DiscoverWith
 	inputsKey      = argo.App.InputsKey
 	resolveSource  = argo.App.Resolve
-	parseManifests = diff.Parse
+	parseManifests = render.ParseTracked
 )
 
 // appPanic is a panic recovered in p's work, as p's error. Call it from
@@ -68,7 +67,7 @@ func (d *Diff) finishSafe(p *pair) {
 func (d *Diff) renderSide(ctx context.Context, p *pair, side int) (once bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.manifests[side], p.notes[side], once = nil, "", false
+			p.manifests[side], p.tracks[side], p.notes[side], once = nil, nil, "", false
 			p.errs[side] = appPanic(p, r, "resolving its sources")
 		}
 	}()
@@ -76,7 +75,7 @@ func (d *Diff) renderSide(ctx context.Context, p *pair, side int) (once bool) {
 	if side == 0 {
 		app, s = p.base, d.Base
 	}
-	p.manifests[side], p.notes[side], once, p.errs[side] = d.renderApp(ctx, app, s)
+	p.manifests[side], p.tracks[side], p.notes[side], once, p.errs[side] = d.renderApp(ctx, app, s)
 	return once
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/render"
 )
 
 // boom panics as a bug would: a runtime error.
@@ -66,11 +67,11 @@ func TestOneAppsPanicIsItsError(t *testing.T) {
 		}, []string{"env qa, app " + victim + ": resolving its sources panicked (at ", "; its message is withheld: cleaning it of the app's inputs panicked (at "}},
 		{"parsing what it rendered", func() func() {
 			orig := parseManifests
-			parseManifests = func(m []byte, ns string) ([]diff.Resource, error) {
+			parseManifests = func(m []byte, ns string, t *render.Tracking) ([]diff.Resource, error) {
 				if bytes.Contains(m, []byte("name: "+victim)) {
 					boom()
 				}
-				return orig(m, ns)
+				return orig(m, ns, t)
 			}
 			return func() { parseManifests = orig }
 		}, []string{"env qa, app " + victim + ": diffing panicked (at ", "; its message is withheld: cleaning it of the app's inputs panicked (at "}},

@@ -20,21 +20,25 @@ import (
 // that cannot be rendered offline are named in the note; a failed render
 // names env, app and source. once reports that every source rendered is
 // proven to render the same bytes again (render.RenderChecked).
-func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) (out []byte, note string, once bool, err error) {
-	m, note, once, err := d.renderSources(ctx, app, side)
-	return m, note, once && err == nil, err
+//
+// The manifests come without Argo CD's tracking metadata when track is
+// not nil: render.ParseTracked adds it while parsing them, which saves
+// a parse and a re-encode of every document.
+func (d *Diff) renderApp(ctx context.Context, app *argo.App, side Side) (out []byte, track *render.Tracking, note string, once bool, err error) {
+	m, track, note, once, err := d.renderSources(ctx, app, side)
+	return m, track, note, once && err == nil, err
 }
 
-func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]byte, string, bool, error) {
+func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]byte, *render.Tracking, string, bool, error) {
 	if err := app.RenderError(); err != nil {
-		return nil, "", false, err
+		return nil, nil, "", false, err
 	}
 	fsys, repos, commits, names, err := d.otherRepos(ctx, app, side)
 	if err != nil {
-		return nil, "", false, err
+		return nil, nil, "", false, err
 	}
 	once := true
-	var out bytes.Buffer
+	var parts []part
 	var notes []string
 	in := render.Input{FS: fsys, Charts: d.Charts}
 	if d.Log != nil && side.Rev == d.Head.Rev && side.Name == d.Head.Name {
@@ -55,7 +59,7 @@ func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]b
 		var m []byte
 		if err == nil && req != nil {
 			var det bool
-			m, det, err = render.RenderChecked(ctx, in, req)
+			m, det, err = render.RenderUntracked(ctx, in, req)
 			once = once && det
 		}
 		if errors.Is(err, argo.ErrNotRendered) {
@@ -66,14 +70,56 @@ func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]b
 			if names != noMounts {
 				err = errors.New(names.Replace(err.Error())) // where a file of another repository really is
 			}
-			return nil, "", false, err
+			return nil, nil, "", false, err
+		}
+		if req != nil {
+			parts = append(parts, part{m, render.TrackingOf(req), req})
+		}
+	}
+	out, track, err := joinParts(parts)
+	if err != nil {
+		return nil, nil, "", false, err
+	}
+	return out, track, strings.Join(notes, "; "), once, nil
+}
+
+// part is one source's untracked manifests and its tracking.
+type part struct {
+	m     []byte
+	track render.Tracking
+	req   *argo.Request
+}
+
+// joinParts concatenates the sources' manifests. Every source of an app
+// has the same tracking (the app's name and namespace, the config's
+// method), returned for render.ParseTracked to add; should they differ,
+// each part is tracked as render.Render would have, and nil returned.
+func joinParts(parts []part) ([]byte, *render.Tracking, error) {
+	same := true
+	for _, p := range parts[min(1, len(parts)):] {
+		same = same && p.track == parts[0].track
+	}
+	var out bytes.Buffer
+	for _, p := range parts {
+		m := p.m
+		if !same {
+			var err error
+			if m, err = render.Track(m, p.req); err != nil {
+				return nil, nil, err
+			}
+		} else if p.track.Active() && out.Len() > 0 && len(m) > 0 && out.Bytes()[out.Len()-1] != '\n' {
+			out.WriteByte('\n') // a tracked part always ends its last line
 		}
 		if out.Len() > 0 && len(m) > 0 && !bytes.HasPrefix(m, []byte("---")) {
 			out.WriteString("---\n")
 		}
 		out.Write(m)
 	}
-	return append([]byte{}, out.Bytes()...), strings.Join(notes, "; "), once, nil
+	if !same || len(parts) == 0 {
+		return out.Bytes(), nil, nil
+	}
+	t := parts[0].track
+	return out.Bytes(), &t, nil
 }
 
 // RepoFetcher opens another git repository at an Application's

@@ -121,8 +121,8 @@ func (d *Diff) addPair(ctx context.Context, s *scrub.Set, p *pair) {
 		}
 		d.addInputs(ctx, s, app, side)
 	}
-	for _, m := range p.manifests {
-		if res, err := parseManifests(m, ""); err == nil && m != nil {
+	for i, m := range p.manifests {
+		if res, err := parseManifests(m, "", p.tracks[i]); err == nil && m != nil {
 			s.Add(diff.SensitiveValues(res)...)
 		}
 	}

@@ -72,6 +72,17 @@ func Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
 // is proven to give the same bytes (see ChartDeterministic): only a Helm
 // source whose chart passes the scan is.
 func RenderChecked(ctx context.Context, in Input, req *argo.Request) (out []byte, deterministic bool, err error) {
+	return renderOne(ctx, in, req, true)
+}
+
+// RenderUntracked is RenderChecked without Argo CD's tracking metadata:
+// ParseTracked(out, ns, &Tracking) adds it while parsing, to the same
+// resources diff.Parse finds in RenderChecked's stream.
+func RenderUntracked(ctx context.Context, in Input, req *argo.Request) (out []byte, deterministic bool, err error) {
+	return renderOne(ctx, in, req, false)
+}
+
+func renderOne(ctx context.Context, in Input, req *argo.Request, tracked bool) (out []byte, deterministic bool, err error) {
 	r, ok := For(req.Kind)
 	if !ok {
 		return nil, false, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
@@ -94,6 +105,9 @@ func RenderChecked(ctx context.Context, in Input, req *argo.Request) (out []byte
 	}
 	if err != nil {
 		return nil, false, err
+	}
+	if !tracked {
+		return out, deterministic, nil
 	}
 	out, err = track(out, req)
 	return out, deterministic && err == nil, err

@@ -19,6 +19,23 @@ const (
 	labelMaxLength    = 63
 )
 
+// Tracking is what Argo CD's tracking metadata of an app's objects
+// depends on: the method, the instance label key, the app's name and
+// destination namespace. It is the same for every source of an app.
+type Tracking struct {
+	Method, LabelKey, App, Namespace string
+}
+
+// TrackingOf is req's tracking.
+func TrackingOf(req *argo.Request) Tracking {
+	return Tracking{Method: req.Tracking, LabelKey: req.InstanceLabelKey, App: req.BuildEnv.AppName, Namespace: req.BuildEnv.AppNamespace}
+}
+
+func (t Tracking) none() bool { return t.Method == "" || t.Method == config.TrackingNone }
+
+// Active reports whether t adds anything to the objects.
+func (t Tracking) Active() bool { return !t.none() }
+
 // track marks every object of a rendered stream as Argo CD's repo-server
 // does after a render (resourceTracking.SetAppInstance): annotation
 // tracking sets "<app>:<group>/<kind>:<namespace>/<name>" (the object's
@@ -28,9 +45,28 @@ const (
 // the label cut to 63 characters. CRDs are left alone, and the items of a
 // List are marked one by one. Documents that do not parse are left for
 // the diff to report.
+//
+// It parses and re-encodes every document: ParseTracked gives the same
+// resources from the untracked stream with one parse.
 func track(stream []byte, req *argo.Request) ([]byte, error) {
-	method := req.Tracking
-	if method == "" || method == config.TrackingNone || len(bytes.TrimSpace(stream)) == 0 {
+	out, err := trackText(stream, TrackingOf(req))
+	if err != nil {
+		return nil, fmt.Errorf("env %s, app %s: tracking: %w", req.Env, req.App, err)
+	}
+	return out, nil
+}
+
+func trackText(stream []byte, t Tracking) ([]byte, error) {
+	if t.none() {
+		return stream, nil
+	}
+	return reencode(stream, t.markDocument)
+}
+
+// reencode parses each document of stream, lets mark change it and
+// encodes it again; what does not parse as a mapping is kept as it is.
+func reencode(stream []byte, mark func(*yaml.Node)) ([]byte, error) {
+	if len(bytes.TrimSpace(stream)) == 0 {
 		return stream, nil
 	}
 	var out bytes.Buffer
@@ -48,26 +84,35 @@ func track(stream []byte, req *argo.Request) ([]byte, error) {
 			}
 			continue
 		}
-		root := n.Content[0]
-		if items := mapValue(root, "items"); items != nil && items.Kind == yaml.SequenceNode && strings.HasSuffix(scalar(root, "kind"), "List") {
-			for _, it := range items.Content {
-				markObject(it, req)
-			}
-		} else {
-			markObject(root, req)
-		}
+		mark(&n)
 		var b bytes.Buffer
 		enc := yaml.NewEncoder(&b)
 		enc.SetIndent(2)
 		if err := enc.Encode(&n); err != nil {
-			return nil, fmt.Errorf("env %s, app %s: tracking: %w", req.Env, req.App, err)
+			return nil, err
 		}
 		fmt.Fprintf(&out, "---\n%s%s", head, b.String())
 	}
 	return out.Bytes(), nil
 }
 
-func markObject(obj *yaml.Node, req *argo.Request) {
+// markDocument marks the object of a parsed document, or each item of a
+// List; anything but a mapping is left alone.
+func (t Tracking) markDocument(n *yaml.Node) {
+	if len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+		return
+	}
+	root := n.Content[0]
+	if items := mapValue(root, "items"); items != nil && items.Kind == yaml.SequenceNode && strings.HasSuffix(scalar(root, "kind"), "List") {
+		for _, it := range items.Content {
+			markObject(it, t)
+		}
+	} else {
+		markObject(root, t)
+	}
+}
+
+func markObject(obj *yaml.Node, req Tracking) {
 	if obj.Kind != yaml.MappingNode {
 		return
 	}
@@ -80,22 +125,22 @@ func markObject(obj *yaml.Node, req *argo.Request) {
 		return
 	}
 	meta := ensureMap(obj, "metadata")
-	app := req.BuildEnv.AppName
-	if req.Tracking != config.TrackingLabel {
+	app := req.App
+	if req.Method != config.TrackingLabel {
 		ns := scalar(meta, "namespace")
 		if ns == "" {
-			ns = req.BuildEnv.AppNamespace
+			ns = req.Namespace
 		}
 		ann := ensureMap(meta, "annotations")
 		deleteKey(ann, installationIDKey)
 		setScalar(ann, trackingIDKey, fmt.Sprintf("%s:%s/%s:%s/%s", app, group, kind, ns, scalar(meta, "name")))
 	}
-	if req.Tracking == config.TrackingLabel || req.Tracking == config.TrackingAnnotationAndLabel {
+	if req.Method == config.TrackingLabel || req.Method == config.TrackingAnnotationAndLabel {
 		v := app
-		if req.Tracking == config.TrackingAnnotationAndLabel {
+		if req.Method == config.TrackingAnnotationAndLabel {
 			v = truncateLabel(v)
 		}
-		setScalar(ensureMap(meta, "labels"), req.InstanceLabelKey, v)
+		setScalar(ensureMap(meta, "labels"), req.LabelKey, v)
 	}
 }
 
