@@ -254,3 +254,35 @@ func TestResourcesStable(t *testing.T) {
 		}
 	}
 }
+
+// TestUnchangedShortcutMatchesText: a resource is unchanged exactly when
+// its redacted serialisations are equal, whether or not the shortcut that
+// skips serialising equal objects is taken (floats 0 and -0 are equal
+// numbers and different text).
+func TestUnchangedShortcutMatchesText(t *testing.T) {
+	for _, tc := range []struct{ base, head string }{
+		{"a: 1\nb: [x, {c: d}]\n", "b: [x, {c: d}]\na: 1\n"},
+		{"a: 0.0\n", "a: -0.0\n"},
+		{"a: .nan\n", "a: .nan\n"},
+		{"a: 1\n", "a: 1.0\n"},
+		{"a: ~\n", "a: null\n"},
+		{"a: '1'\n", "a: 1\n"},
+		{"a: [1, 2]\n", "a: [2, 1]\n"},
+		{"a: {}\n", "a: []\n"},
+	} {
+		doc := func(s string) []Resource {
+			rs, err := Parse([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  "+strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ")+"\n"), "ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rs
+		}
+		b, h := doc(tc.base), doc(tc.head)
+		d := Resources(b, h, nil, Options{})[0]
+		bo, ho := prepare(&b[0], Options{}), prepare(&h[0], Options{})
+		textSame := serialise(bo) == serialise(ho)
+		if (d.Status == Unchanged) != textSame {
+			t.Errorf("%q -> %q: status %s, serialisations equal %v", tc.base, tc.head, d.Status, textSame)
+		}
+	}
+}
