@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -119,36 +119,37 @@ func globDirs(fsys fs.FS, pattern string) ([]string, error) {
 		return nil, fmt.Errorf("git generator directory %q: %w", pattern, err)
 	}
 	var out []string
-	parents := map[string][]fs.DirEntry{} // the matches share a few parents
+	dirs := map[string]map[string]fs.DirEntry{} // each parent read once, not once per match
 	for _, p := range matches {
 		if hidden(p) || p == "." {
 			continue
 		}
-		dir := path.Dir(p)
-		entries, ok := parents[dir]
-		if !ok {
-			var err error
-			if entries, err = fs.ReadDir(fsys, dir); err != nil {
-				entries = nil // unreadable: nothing in it is a directory
-			}
-			parents[dir] = entries
-		}
-		if isRealDir(entries, path.Base(p)) {
+		if isRealDir(fsys, p, dirs) {
 			out = append(out, p)
 		}
 	}
 	return out, nil
 }
 
-// isRealDir reports whether base is a directory entry of entries, its
-// parent's (not a symlink to one).
-func isRealDir(entries []fs.DirEntry, base string) bool {
-	for _, e := range entries {
-		if e.Name() == base {
-			return e.IsDir() && e.Type()&fs.ModeSymlink == 0
+// isRealDir reports whether p is a directory entry of its parent (not a
+// symlink to one); dirs keeps the parents' entries read so far.
+func isRealDir(fsys fs.FS, p string, dirs map[string]map[string]fs.DirEntry) bool {
+	parent := path.Dir(p)
+	byName, ok := dirs[parent]
+	if !ok {
+		entries, err := fs.ReadDir(fsys, parent)
+		if err == nil {
+			byName = make(map[string]fs.DirEntry, len(entries))
+			for _, e := range entries {
+				if _, dup := byName[e.Name()]; !dup { // the first of a name, as the scan found it
+					byName[e.Name()] = e
+				}
+			}
 		}
+		dirs[parent] = byName
 	}
-	return false
+	e, ok := byName[path.Base(p)]
+	return ok && e.IsDir() && e.Type()&fs.ModeSymlink == 0
 }
 
 func hidden(p string) bool {
@@ -297,34 +298,14 @@ func readObjects(fsys fs.FS, name string) ([]map[string]any, error) {
 	return nil, posError(name, 0, fmt.Errorf("git generator file: unable to parse file: must hold an object or a list of objects"))
 }
 
+var invalidDNSChars = regexp.MustCompile(`[^-a-z0-9.]`)
+
 // SanitizeName is Argo CD's name normaliser (path.basenameNormalized, the
 // normalize template function): lower case, characters other than
 // [-a-z0-9.] become "-", at most 253 characters, no leading or trailing
-// "-" or ".". Argo CD replaces with the regular expression `[^-a-z0-9.]`,
-// which matches one rune (an invalid UTF-8 byte counts as one): the loop
-// does the same without compiling it at init (TestSanitizeNameEqualsRegexp).
+// "-" or ".".
 func SanitizeName(name string) string {
-	name = strings.ToLower(name)
-	var b []byte // nil while nothing is replaced
-	for i := 0; i < len(name); {
-		c := name[i]
-		if c == '-' || c == '.' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
-			if b != nil {
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		if b == nil {
-			b = append(make([]byte, 0, len(name)), name[:i]...)
-		}
-		b = append(b, '-')
-		_, size := utf8.DecodeRuneInString(name[i:])
-		i += size
-	}
-	if b != nil {
-		name = string(b)
-	}
+	name = invalidDNSChars.ReplaceAllString(strings.ToLower(name), "-")
 	if len(name) > 253 {
 		name = name[:253]
 	}
