@@ -41,10 +41,8 @@ func plainSpec(n *yaml.Node, s *rawSpec) bool {
 		case "sources":
 			return plainyaml.Nodes(v, &s.Sources)
 		case "sourceHydrator":
-			return plainyaml.Struct(v, func(k string, v *yaml.Node) bool {
-				if k == "drySource" {
-					s.SourceHydrator.DrySource = *v
-				}
+			return plainyaml.Key(v, "drySource", func(v *yaml.Node) bool {
+				s.SourceHydrator.DrySource = *v
 				return true
 			})
 		case "destination":
@@ -61,54 +59,34 @@ func plainSpec(n *yaml.Node, s *rawSpec) bool {
 				return true
 			})
 		case "syncPolicy":
-			return plainyaml.Struct(v, func(k string, v *yaml.Node) bool {
-				if k == "automated" {
-					s.SyncPolicy.Automated = *v
-				}
+			return plainyaml.Key(v, "automated", func(v *yaml.Node) bool {
+				s.SyncPolicy.Automated = *v
 				return true
 			})
 		case "ignoreDifferences":
-			return plainIgnoreDifferences(v, &s.IgnoreDifferences)
+			return plainyaml.List(v, &s.IgnoreDifferences, plainIgnoreDifference)
 		}
 		return true
 	})
 }
 
-func plainIgnoreDifferences(n *yaml.Node, out *[]IgnoreDifference) bool {
-	if plainyaml.Null(n) {
-		*out = nil
-		return true
+func plainIgnoreDifference(d *IgnoreDifference, k string, v *yaml.Node) bool {
+	switch k {
+	case "group":
+		return plainyaml.String(v, &d.Group)
+	case "kind":
+		return plainyaml.String(v, &d.Kind)
+	case "name":
+		return plainyaml.String(v, &d.Name)
+	case "namespace":
+		return plainyaml.String(v, &d.Namespace)
+	case "jsonPointers":
+		return plainyaml.Strings(v, &d.JSONPointers)
+	case "jqPathExpressions":
+		return plainyaml.Strings(v, &d.JQPathExpressions)
+	case "managedFieldsManagers":
+		return plainyaml.Strings(v, &d.ManagedFieldsManagers)
 	}
-	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
-		return false
-	}
-	s := make([]IgnoreDifference, len(n.Content))
-	for i, c := range n.Content {
-		d := &s[i]
-		ok := plainyaml.Mapping(c, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "group":
-				return plainyaml.String(v, &d.Group)
-			case "kind":
-				return plainyaml.String(v, &d.Kind)
-			case "name":
-				return plainyaml.String(v, &d.Name)
-			case "namespace":
-				return plainyaml.String(v, &d.Namespace)
-			case "jsonPointers":
-				return plainyaml.Strings(v, &d.JSONPointers)
-			case "jqPathExpressions":
-				return plainyaml.Strings(v, &d.JQPathExpressions)
-			case "managedFieldsManagers":
-				return plainyaml.Strings(v, &d.ManagedFieldsManagers)
-			}
-			return true
-		})
-		if !ok {
-			return false
-		}
-	}
-	*out = s
 	return true
 }
 
@@ -154,9 +132,9 @@ func plainHelm(n *yaml.Node, h *rawHelm) bool {
 		case "valuesObject":
 			h.ValuesObject = *v
 		case "parameters":
-			return plainParameters(v, &h.Parameters)
+			return plainyaml.List(v, &h.Parameters, plainParameter)
 		case "fileParameters":
-			return plainFileParameters(v, &h.FileParameters)
+			return plainyaml.List(v, &h.FileParameters, plainFileParameter)
 		case "ignoreMissingValueFiles":
 			return plainyaml.Bool(v, &h.IgnoreMissingValueFiles)
 		case "skipCrds":
@@ -180,61 +158,25 @@ func plainHelm(n *yaml.Node, h *rawHelm) bool {
 	})
 }
 
-func plainParameters(n *yaml.Node, out *[]Parameter) bool {
-	if plainyaml.Null(n) {
-		*out = nil
-		return true
+func plainParameter(p *Parameter, k string, v *yaml.Node) bool {
+	switch k {
+	case "name":
+		return plainyaml.String(v, &p.Name)
+	case "value":
+		return plainyaml.String(v, &p.Value)
+	case "forceString":
+		return plainyaml.Bool(v, &p.ForceString)
 	}
-	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
-		return false
-	}
-	s := make([]Parameter, len(n.Content))
-	for i, c := range n.Content {
-		p := &s[i]
-		ok := plainyaml.Mapping(c, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "name":
-				return plainyaml.String(v, &p.Name)
-			case "value":
-				return plainyaml.String(v, &p.Value)
-			case "forceString":
-				return plainyaml.Bool(v, &p.ForceString)
-			}
-			return true
-		})
-		if !ok {
-			return false
-		}
-	}
-	*out = s
 	return true
 }
 
-func plainFileParameters(n *yaml.Node, out *[]FileParameter) bool {
-	if plainyaml.Null(n) {
-		*out = nil
-		return true
+func plainFileParameter(p *FileParameter, k string, v *yaml.Node) bool {
+	switch k {
+	case "name":
+		return plainyaml.String(v, &p.Name)
+	case "path":
+		return plainyaml.String(v, &p.Path)
 	}
-	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
-		return false
-	}
-	s := make([]FileParameter, len(n.Content))
-	for i, c := range n.Content {
-		p := &s[i]
-		ok := plainyaml.Mapping(c, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "name":
-				return plainyaml.String(v, &p.Name)
-			case "path":
-				return plainyaml.String(v, &p.Path)
-			}
-			return true
-		})
-		if !ok {
-			return false
-		}
-	}
-	*out = s
 	return true
 }
 
@@ -248,13 +190,7 @@ func plainAutomated(n *yaml.Node, a *automatedBlock) bool {
 	return plainyaml.Struct(n, func(k string, v *yaml.Node) bool {
 		switch k {
 		case "enabled":
-			if plainyaml.Null(v) {
-				a.Enabled = nil
-				return true
-			}
-			b := new(bool)
-			a.Enabled = b
-			return plainyaml.Bool(v, b)
+			return plainyaml.BoolPtr(v, &a.Enabled)
 		case "prune":
 			return plainyaml.Bool(v, &a.Prune)
 		}

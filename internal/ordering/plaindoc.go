@@ -31,11 +31,8 @@ func plainDoc(n *yaml.Node, d *rawDoc) bool {
 						case "metadata":
 							return plainMeta(v, &s.Template.Metadata)
 						case "spec":
-							return plainyaml.Struct(v, func(k string, v *yaml.Node) bool {
-								if k == "syncPolicy" {
-									return plainSyncPolicy(v, &s.Template.Spec.SyncPolicy)
-								}
-								return true
+							return plainyaml.Key(v, "syncPolicy", func(v *yaml.Node) bool {
+								return plainSyncPolicy(v, &s.Template.Spec.SyncPolicy)
 							})
 						}
 						return true
@@ -63,10 +60,7 @@ func plainMeta(n *yaml.Node, m *rawMeta) bool {
 }
 
 func plainSyncPolicy(n *yaml.Node, p *rawSyncPolicy) bool {
-	return plainyaml.Struct(n, func(k string, v *yaml.Node) bool {
-		if k != "automated" {
-			return true
-		}
+	return plainyaml.Key(n, "automated", func(v *yaml.Node) bool {
 		if plainyaml.Null(v) {
 			p.Automated = nil
 			return true
@@ -76,15 +70,7 @@ func plainSyncPolicy(n *yaml.Node, p *rawSyncPolicy) bool {
 		}{}
 		a := p.Automated
 		return plainyaml.Mapping(v, func(k string, v *yaml.Node) bool {
-			if k != "enabled" {
-				return true
-			}
-			if plainyaml.Null(v) {
-				a.Enabled = nil
-				return true
-			}
-			a.Enabled = new(bool)
-			return plainyaml.Bool(v, a.Enabled)
+			return k != "enabled" || plainyaml.BoolPtr(v, &a.Enabled)
 		})
 	})
 }
@@ -101,71 +87,32 @@ func plainStrategy(n *yaml.Node, out **rawStrategy) bool {
 		case "type":
 			return plainyaml.String(v, &s.Type)
 		case "rollingSync":
-			return plainyaml.Struct(v, func(k string, v *yaml.Node) bool {
-				if k == "steps" {
-					return plainSteps(v, &s.RollingSync.Steps)
-				}
-				return true
+			return plainyaml.Key(v, "steps", func(v *yaml.Node) bool {
+				return plainyaml.List(v, &s.RollingSync.Steps, plainStep)
 			})
 		}
 		return true
 	})
 }
 
-func plainSteps(n *yaml.Node, out *[]rawStep) bool {
-	if plainyaml.Null(n) {
-		*out = nil
-		return true
+func plainStep(st *rawStep, k string, v *yaml.Node) bool {
+	switch k {
+	case "matchExpressions":
+		return plainyaml.List(v, &st.MatchExpressions, plainExpression)
+	case "maxUpdate":
+		st.MaxUpdate = *v
 	}
-	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
-		return false
-	}
-	steps := make([]rawStep, len(n.Content))
-	for i, c := range n.Content {
-		st := &steps[i]
-		ok := plainyaml.Mapping(c, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "matchExpressions":
-				return plainExpressions(v, &st.MatchExpressions)
-			case "maxUpdate":
-				st.MaxUpdate = *v
-			}
-			return true
-		})
-		if !ok {
-			return false
-		}
-	}
-	*out = steps
 	return true
 }
 
-func plainExpressions(n *yaml.Node, out *[]MatchExpression) bool {
-	if plainyaml.Null(n) {
-		*out = nil
-		return true
+func plainExpression(e *MatchExpression, k string, v *yaml.Node) bool {
+	switch k {
+	case "key":
+		return plainyaml.String(v, &e.Key)
+	case "operator":
+		return plainyaml.String(v, &e.Operator)
+	case "values":
+		return plainyaml.Strings(v, &e.Values)
 	}
-	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
-		return false
-	}
-	exprs := make([]MatchExpression, len(n.Content))
-	for i, c := range n.Content {
-		e := &exprs[i]
-		ok := plainyaml.Mapping(c, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "key":
-				return plainyaml.String(v, &e.Key)
-			case "operator":
-				return plainyaml.String(v, &e.Operator)
-			case "values":
-				return plainyaml.Strings(v, &e.Values)
-			}
-			return true
-		})
-		if !ok {
-			return false
-		}
-	}
-	*out = exprs
 	return true
 }

@@ -90,22 +90,24 @@ func Bool(n *yaml.Node, out *bool) bool {
 // Strings decodes a []string field: yaml.v3 makes an empty list a
 // non-nil empty slice.
 func Strings(n *yaml.Node, out *[]string) bool {
+	return Seq(n, out, func(c *yaml.Node, s *string) bool {
+		if !IsStr(c) {
+			return false
+		}
+		*s = c.Value
+		return true
+	})
+}
+
+// BoolPtr decodes a *bool field: null leaves it nil, anything else
+// points it at a fresh bool.
+func BoolPtr(n *yaml.Node, out **bool) bool {
 	if Null(n) {
 		*out = nil
 		return true
 	}
-	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
-		return false
-	}
-	s := make([]string, len(n.Content))
-	for i, c := range n.Content {
-		if !IsStr(c) {
-			return false
-		}
-		s[i] = c.Value
-	}
-	*out = s
-	return true
+	*out = new(bool)
+	return Bool(n, *out)
 }
 
 // StringMap decodes a map[string]string field.
@@ -130,6 +132,16 @@ func StringMap(n *yaml.Node, out *map[string]string) bool {
 
 // Nodes decodes a []yaml.Node field: each item is copied as it is.
 func Nodes(n *yaml.Node, out *[]yaml.Node) bool {
+	return Seq(n, out, func(c *yaml.Node, s *yaml.Node) bool {
+		*s = *c
+		return true
+	})
+}
+
+// Seq decodes a list field, each item by item into a fresh T: null
+// makes it nil, an empty list a non-nil empty slice, as yaml.v3 does.
+// out is set only when every item decodes.
+func Seq[T any](n *yaml.Node, out *[]T, item func(c *yaml.Node, p *T) bool) bool {
 	if Null(n) {
 		*out = nil
 		return true
@@ -137,12 +149,28 @@ func Nodes(n *yaml.Node, out *[]yaml.Node) bool {
 	if n.Kind != yaml.SequenceNode || n.ShortTag() != "!!seq" {
 		return false
 	}
-	s := make([]yaml.Node, len(n.Content))
+	s := make([]T, len(n.Content))
 	for i, c := range n.Content {
-		s[i] = *c
+		if !item(c, &s[i]) {
+			return false
+		}
 	}
 	*out = s
 	return true
+}
+
+// List decodes a list of structs: set reads each key of an item's
+// mapping into the item. An item that is not a plain mapping (null
+// included) makes the walk give up.
+func List[T any](n *yaml.Node, out *[]T, set func(p *T, k string, v *yaml.Node) bool) bool {
+	return Seq(n, out, func(c *yaml.Node, p *T) bool {
+		return Mapping(c, func(k string, v *yaml.Node) bool { return set(p, k, v) })
+	})
+}
+
+// Key decodes a struct field of which only key is read, by set.
+func Key(n *yaml.Node, key string, set func(v *yaml.Node) bool) bool {
+	return Struct(n, func(k string, v *yaml.Node) bool { return k != key || set(v) })
 }
 
 // Struct decodes a struct field (null leaves it zero).

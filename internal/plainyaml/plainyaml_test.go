@@ -19,6 +19,25 @@ type every struct {
 	Inner struct {
 		S string `yaml:"s"`
 	} `yaml:"inner"`
+	Items []item `yaml:"items"`
+}
+
+type item struct {
+	S string   `yaml:"s"`
+	P *bool    `yaml:"p"`
+	L []string `yaml:"l"`
+}
+
+func walkItem(i *item, k string, v *yaml.Node) bool {
+	switch k {
+	case "s":
+		return String(v, &i.S)
+	case "p":
+		return BoolPtr(v, &i.P)
+	case "l":
+		return Strings(v, &i.L)
+	}
+	return true
 }
 
 func walkEvery(n *yaml.Node, e *every) bool {
@@ -44,12 +63,9 @@ func walkEvery(n *yaml.Node, e *every) bool {
 		case "ns":
 			return Nodes(v, &e.Ns)
 		case "inner":
-			return Struct(v, func(k string, v *yaml.Node) bool {
-				if k == "s" {
-					return String(v, &e.Inner.S)
-				}
-				return true
-			})
+			return Key(v, "s", func(v *yaml.Node) bool { return String(v, &e.Inner.S) })
+		case "items":
+			return List(v, &e.Items, walkItem)
 		}
 		return true
 	})
@@ -102,6 +118,13 @@ func TestEdges(t *testing.T) {
 		{"ns: {a: b}\n", false},
 		{"inner: !foo {s: s}\n", false},
 		{"p: True\n", true},
+		{"items: [{s: a, p: ~, l: [b]}, {p: true}]\n", true},
+		{"items: []\nitems2: ~\n", true},
+		{"items: ~\n", true},
+		{"items: [~]\n", false},
+		{"items: [{s: a, s: b}]\n", false},
+		{"items: [{p: 1}]\n", false},
+		{"items: {s: a}\n", false},
 	} {
 		if got := agrees(t, []byte(tc.yaml)); got != tc.take {
 			t.Errorf("%q: the walk took it: %v, want %v", tc.yaml, got, tc.take)
@@ -112,6 +135,7 @@ func TestEdges(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte("s: a\nb: true\np: false\nl: [a, 'b']\nm: {x: y}\nn: [1]\nns: [~, a, {b: c}]\ninner: {s: d}\n"))
 	f.Add([]byte("s: ~\nb: FALSE\np: ~\nl: []\nm: {}\nns: ~\ninner: ~\nx: [1, {y: z}]\n"))
+	f.Add([]byte("items: [{s: a, p: ~, l: [b]}, {p: true}, {}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		agrees(t, data)
 	})
