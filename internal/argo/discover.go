@@ -15,6 +15,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/blockyaml"
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // Discover reads every Application and ApplicationSet document of env from
@@ -301,7 +302,7 @@ func splitDocs(file string, data []byte) (docs []*yaml.Node, dups map[int]*Dupli
 		if n == nil {
 			continue
 		}
-		if k, first := duplicateKey(n); k != nil {
+		if k, first := yamlnode.DuplicateKey(n); k != nil {
 			if dups == nil {
 				dups = map[int]*DuplicateKeyError{}
 			}

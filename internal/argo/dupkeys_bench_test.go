@@ -1,11 +1,13 @@
 package argo
 
 import (
-	"go.yaml.in/yaml/v3"
-
 	"os"
 	"path/filepath"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // BenchmarkSplitDocs measures the duplicate key check against the parse it
@@ -44,7 +46,7 @@ func BenchmarkSplitDocs(b *testing.B) {
 		for range b.N {
 			for _, ds := range docs {
 				for _, n := range ds {
-					if k, _ := duplicateKey(n); k != nil {
+					if k, _ := yamlnode.DuplicateKey(n); k != nil {
 						b.Fatal(k.Value)
 					}
 				}

@@ -50,60 +50,6 @@ func TestDuplicateKeyInManifests(t *testing.T) {
 	}
 }
 
-func TestDuplicateKeyFinds(t *testing.T) {
-	tests := []struct {
-		name, doc   string
-		key         string
-		line, first int
-	}{
-		{"none", "a: 1\nb: {c: 1, d: 2}\n", "", 0, 0},
-		{"top level", "a: 1\nb: 2\na: 3\n", "a", 3, 1},
-		{"nested in a list", "l:\n  - x: 1\n    x: 2\n", "x", 3, 2},
-		{"flow mapping", "m: {k: 1, k: 2}\n", "k", 1, 1},
-		{"quoted and plain are one key", "\"k\": 1\nk: 2\n", "k", 2, 1},
-		{"merge keys repeated", "a: &a {x: 1}\nb:\n  <<: *a\n  <<: *a\n", "<<", 4, 3},
-		{"alias not followed", "a: &a {x: 1}\nb: *a\nc: *a\n", "", 0, 0},
-		{"big mapping", bigMapping(40, "k7"), "k7", 41, 8},
-		{"big mapping without repeat", bigMapping(40, ""), "", 0, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var n yaml.Node
-			if err := yaml.Unmarshal([]byte(tt.doc), &n); err != nil {
-				t.Fatal(err)
-			}
-			k, first := duplicateKey(n.Content[0])
-			got := ""
-			line := 0
-			if k != nil {
-				got, line = k.Value, k.Line
-			}
-			if got != tt.key || line != tt.line || first != tt.first {
-				t.Errorf("got %q at %d (first %d), want %q at %d (first %d)", got, line, first, tt.key, tt.line, tt.first)
-			}
-		})
-	}
-}
-
-// bigMapping has n keys k0..k(n-1), one per line, then repeat if set.
-func bigMapping(n int, repeat string) string {
-	var b strings.Builder
-	for i := range n {
-		b.WriteString("k" + itoa(i) + ": v\n")
-	}
-	if repeat != "" {
-		b.WriteString(repeat + ": again\n")
-	}
-	return b.String()
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
-
 // TestPosErrorKeepsLaterLines is issue 9's error text gap: posError moved
 // the first "line N:" to the front and deleted every other one, so
 // yaml's "mapping key "a" already defined at line 1" lost its line.

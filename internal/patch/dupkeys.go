@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // ErrDuplicateKey: a mapping repeats a key. YAML forbids it and readers
@@ -42,66 +44,12 @@ func InFile(file string, err error) *DuplicateKeyError {
 
 func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
 
-// noDuplicateKeys walks every mapping of the documents; aliases are not
-// followed (their target is walked where it is defined).
+// noDuplicateKeys refuses the first repeated key of the documents.
 func noDuplicateKeys(docs []*yaml.Node) error {
-	var walk func(n *yaml.Node) error
-	walk = func(n *yaml.Node) error {
-		if n == nil || n.Kind == yaml.AliasNode {
-			return nil
-		}
-		if n.Kind == yaml.MappingNode {
-			if err := repeatedKey(n.Content); err != nil {
-				return err
-			}
-		}
-		for _, c := range n.Content {
-			if err := walk(c); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	for _, d := range docs {
-		if err := walk(d); err != nil {
-			return err
+		if k, first := yamlnode.DuplicateKey(d); k != nil {
+			return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: first}
 		}
-	}
-	return nil
-}
-
-// smallMapping is the size up to which keys are compared pairwise, which
-// allocates nothing: nearly every mapping of a versions file or manifest
-// is that small.
-const smallMapping = 16
-
-// repeatedKey reports the first scalar key of a mapping's content that
-// repeats an earlier one.
-func repeatedKey(content []*yaml.Node) error {
-	if len(content)/2 <= smallMapping {
-		for i := 2; i+1 < len(content); i += 2 {
-			k := content[i]
-			if k.Kind != yaml.ScalarNode {
-				continue
-			}
-			for j := 0; j < i; j += 2 {
-				if p := content[j]; p.Kind == yaml.ScalarNode && p.Value == k.Value {
-					return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: p.Line}
-				}
-			}
-		}
-		return nil
-	}
-	first := make(map[string]int, len(content)/2)
-	for i := 0; i+1 < len(content); i += 2 {
-		k := content[i]
-		if k.Kind != yaml.ScalarNode {
-			continue
-		}
-		if line, ok := first[k.Value]; ok {
-			return &DuplicateKeyError{Key: k.Value, Line: k.Line, First: line}
-		}
-		first[k.Value] = k.Line
 	}
 	return nil
 }

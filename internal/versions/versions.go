@@ -13,6 +13,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/patch"
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // ChartVersionKey is the field of a component that pins its chart.
@@ -129,26 +130,8 @@ func lookup(n *yaml.Node, path []string) *yaml.Node {
 // noDuplicateKeys rejects a mapping that repeats a key: YAML forbids it,
 // and readers disagree about which value wins.
 func noDuplicateKeys(path string, n *yaml.Node) error {
-	if n == nil {
-		return nil
-	}
-	if n.Kind == yaml.MappingNode {
-		first := map[string]int{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				continue
-			}
-			if line, ok := first[k.Value]; ok {
-				return &patch.DuplicateKeyError{File: path, Key: k.Value, Line: k.Line, First: line}
-			}
-			first[k.Value] = k.Line
-		}
-	}
-	for _, c := range n.Content {
-		if err := noDuplicateKeys(path, c); err != nil {
-			return err
-		}
+	if k, first := yamlnode.DuplicateKey(n); k != nil {
+		return &patch.DuplicateKeyError{File: path, Key: k.Value, Line: k.Line, First: first}
 	}
 	return nil
 }
