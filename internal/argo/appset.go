@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 type rawAppSet struct {
@@ -25,7 +27,7 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 		return nil, at.errorf(0, "applicationset %s: %s", name, err)
 	}
 	var spec rawAppSet
-	if err := decodeInto(child(doc, "spec"), &spec); err != nil {
+	if err := decodeInto(yamlnode.Value(doc, "spec"), &spec); err != nil {
 		return fail(err)
 	}
 	r, err := newRenderer(spec.GoTemplate, spec.GoTemplateOptions)
@@ -73,5 +75,5 @@ func (d *discovery) instantiate(at origin, appSet, appSetNS string, tmpl *yaml.N
 	if n.Line > 0 {
 		at.line = n.Line
 	}
-	return d.buildApp(at, child(n, "metadata"), child(n, "spec"), appSet, appSetNS)
+	return d.buildApp(at, yamlnode.Value(n, "metadata"), yamlnode.Value(n, "spec"), appSet, appSetNS)
 }

@@ -7,6 +7,8 @@ import (
 	"maps"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // matrixParams is the matrix generator: the cartesian product of its two
@@ -16,7 +18,7 @@ import (
 // merged, the first child's values winning; otherwise both are flat
 // strings and a key both set to different values is an error.
 func (d *discovery) matrixParams(body *yaml.Node, r *renderer, level int) ([]map[string]any, error) {
-	gens := child(body, "generators")
+	gens := yamlnode.Value(body, "generators")
 	n := 0
 	if gens != nil && gens.Kind == yaml.SequenceNode {
 		n = len(gens.Content)
@@ -93,12 +95,12 @@ func deepMerge(dst, src map[string]any) {
 // of a later child that matches no first-child set is dropped, and two
 // sets of one child with the same key are an error.
 func (d *discovery) mergeParams(body *yaml.Node, r *renderer, level int) ([]map[string]any, error) {
-	gens := child(body, "generators")
+	gens := yamlnode.Value(body, "generators")
 	if gens == nil || gens.Kind != yaml.SequenceNode || len(gens.Content) < 2 {
 		return nil, errors.New("found less than two generators, Merge requires two or more")
 	}
 	var keys []string
-	if err := decodeInto(child(body, "mergeKeys"), &keys); err != nil {
+	if err := decodeInto(yamlnode.Value(body, "mergeKeys"), &keys); err != nil {
 		return nil, fmt.Errorf("merge generator mergeKeys: %w", err)
 	}
 	sets := make([][]map[string]any, len(gens.Content))
@@ -173,7 +175,7 @@ func (r *renderer) interpolate(body *yaml.Node, kind string, params map[string]a
 	n := copyNode(body)
 	var values *yaml.Node
 	if kind != "list" && kind != "matrix" && kind != "merge" {
-		values = child(n, "values")
+		values = yamlnode.Value(n, "values")
 	}
 	if err := r.renderTreeExcept(n, params, values); err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // generatorKinds are the generator fields of an ApplicationSet generator
@@ -55,17 +57,17 @@ func (d *discovery) transform(entry *yaml.Node, r *renderer, level int, genParam
 			return nil, err
 		}
 	}
-	sel, err := parseSelector(child(entry, "selector"))
+	sel, err := parseSelector(yamlnode.Value(entry, "selector"))
 	if err != nil {
 		return nil, fmt.Errorf("error parsing label selector: %w", err)
 	}
 	var out []genResult
 	for _, kind := range generatorKinds {
-		body := child(entry, kind)
+		body := yamlnode.Value(entry, kind)
 		if isNull(body) || (level == levelTerminal && (kind == "matrix" || kind == "merge")) {
 			continue
 		}
-		tmpl := child(body, "template")
+		tmpl := yamlnode.Value(body, "template")
 		if len(genParams) > 0 {
 			if body, err = r.interpolate(body, kind, genParams); err != nil {
 				return nil, fmt.Errorf("failed to replace parameters in generator: %w", err)
@@ -162,7 +164,7 @@ func mergeTemplate(over, base *yaml.Node) *yaml.Node {
 	out := copyNode(over)
 	for i := 0; i+1 < len(base.Content); i += 2 {
 		k, v := base.Content[i], base.Content[i+1]
-		if cur := child(out, k.Value); cur != nil {
+		if cur := yamlnode.Value(out, k.Value); cur != nil {
 			setChild(out, k, mergeTemplate(cur, v))
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 var (
@@ -45,7 +47,7 @@ func ParseJsonnetOptions(raw []byte) (*JsonnetOptions, error) {
 		return nil, err
 	}
 	for _, list := range []string{"extVars", "tlas"} {
-		if l := child(root, list); l != nil {
+		if l := yamlnode.Value(root, list); l != nil {
 			for _, item := range l.Content {
 				if err := checkKeys(item, "directory.jsonnet."+list, jsonnetVarFields...); err != nil {
 					return nil, err

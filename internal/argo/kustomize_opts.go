@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // Fields of Argo CD's ApplicationSourceKustomize (3.x). As for the other
@@ -144,19 +146,19 @@ func checkKustomizeKeys(n *yaml.Node) error {
 	if err := checkKeys(n, "kustomize", kustomizeFields...); err != nil {
 		return err
 	}
-	if l := child(n, "replicas"); l != nil {
+	if l := yamlnode.Value(n, "replicas"); l != nil {
 		for _, item := range l.Content {
 			if err := checkKeys(item, "kustomize.replicas", replicaFields...); err != nil {
 				return err
 			}
 		}
 	}
-	if l := child(n, "patches"); l != nil {
+	if l := yamlnode.Value(n, "patches"); l != nil {
 		for _, item := range l.Content {
 			if err := checkKeys(item, "kustomize.patches", patchFields...); err != nil {
 				return err
 			}
-			if err := checkKeys(child(item, "target"), "kustomize.patches.target", selectorFields...); err != nil {
+			if err := checkKeys(yamlnode.Value(item, "target"), "kustomize.patches.target", selectorFields...); err != nil {
 				return err
 			}
 		}

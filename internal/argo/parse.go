@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // rawMeta and rawSpec hold the parts of an Application the render and the
@@ -37,7 +38,7 @@ type rawSpec struct {
 
 // parseApp reads a plain Application document.
 func (d *discovery) parseApp(at origin, doc *yaml.Node) (App, error) {
-	return d.buildApp(at, child(doc, "metadata"), child(doc, "spec"), "", scalarAt(doc, "metadata.namespace"))
+	return d.buildApp(at, yamlnode.Value(doc, "metadata"), yamlnode.Value(doc, "spec"), "", scalarAt(doc, "metadata.namespace"))
 }
 
 // buildApp turns metadata and spec nodes (of an Application, or of an

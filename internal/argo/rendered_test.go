@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // rendered shares what it does not change with the template, so an
@@ -112,7 +114,7 @@ func TestRenderedOnParityTemplates(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(c.AppSet), &doc); err != nil || len(doc.Content) == 0 {
 			continue
 		}
-		tmpl, err := normalizeAliases(child(child(doc.Content[0], "spec"), "template"))
+		tmpl, err := normalizeAliases(yamlnode.Value(yamlnode.Value(doc.Content[0], "spec"), "template"))
 		if err != nil || tmpl == nil {
 			continue
 		}

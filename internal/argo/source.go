@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // Field lists follow Argo CD's v1alpha1 types (3.x); see checkKeys for why
@@ -129,7 +130,7 @@ func parseHelm(n *yaml.Node, field string) (*Helm, error) {
 		return nil, err
 	}
 	for _, list := range []string{"parameters", "fileParameters"} {
-		if l := child(n, list); l != nil {
+		if l := yamlnode.Value(n, list); l != nil {
 			allowed := []string{"name", "value", "forceString"}
 			if list == "fileParameters" {
 				allowed = []string{"name", "path"}

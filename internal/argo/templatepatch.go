@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // applyTemplatePatch renders an ApplicationSet's templatePatch with one
@@ -32,7 +34,7 @@ func (r *renderer) applyTemplatePatch(app *yaml.Node, patch string, params map[s
 	if p.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("templatePatch: must be a mapping")
 	}
-	project := copyNode(child(child(app, "spec"), "project"))
+	project := copyNode(yamlnode.Value(yamlnode.Value(app, "spec"), "project"))
 	out := mergePatch(app, p)
 	if out == nil {
 		out = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
@@ -64,7 +66,7 @@ func mergePatch(dst, p *yaml.Node) *yaml.Node {
 		if k.Value == "$patch" || k.Value == "$retainKeys" {
 			continue
 		}
-		merged := mergePatch(child(out, k.Value), v)
+		merged := mergePatch(yamlnode.Value(out, k.Value), v)
 		setChild(out, k, merged)
 	}
 	return out
@@ -107,7 +109,7 @@ func stripDirectives(p *yaml.Node) *yaml.Node {
 }
 
 func setProject(app, project *yaml.Node) {
-	spec := child(app, "spec")
+	spec := yamlnode.Value(app, "spec")
 	if spec == nil {
 		if project == nil {
 			return

@@ -6,32 +6,18 @@ import (
 
 	yamlv2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
-)
 
-// child returns the value of key in mapping n, or nil.
-func child(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
+)
 
 // scalarAt returns the scalar value at a dotted key path, "" if absent.
 func scalarAt(n *yaml.Node, keys ...string) string {
 	for _, k := range keys {
 		for _, part := range strings.Split(k, ".") {
-			n = child(n, part)
+			n = yamlnode.Value(n, part)
 		}
 	}
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return ""
-	}
-	return n.Value
+	return yamlnode.Scalar(n)
 }
 
 // isNull reports whether n is absent or an explicit YAML null.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // rawObject is what this package needs of an Application or ApplicationSet
@@ -80,7 +81,7 @@ func objectsOf(ms []argo.Manifest) ([]rawObject, error) {
 			}
 			var d rawDoc
 			if err := plainyaml.Decode(doc, &d, plainDoc); err != nil {
-				if !isArgo(scalar(doc, "apiVersion"), scalar(doc, "kind")) {
+				if !isArgo(yamlnode.Scalar(yamlnode.Value(doc, "apiVersion")), yamlnode.Scalar(yamlnode.Value(doc, "kind"))) {
 					continue // not ours: argo.Discover ignores it too
 				}
 				return nil, fmt.Errorf("%s:%d: %s", m.File, doc.Line, oneLine(err))
@@ -109,16 +110,6 @@ func toObject(file string, line int, d *rawDoc) rawObject {
 
 func isArgo(apiVersion, kind string) bool {
 	return strings.HasPrefix(apiVersion, "argoproj.io/") && (kind == KindApplication || kind == KindApplicationSet)
-}
-
-// scalar returns the scalar value of key in mapping n, "" if absent.
-func scalar(n *yaml.Node, key string) string {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.ScalarNode {
-			return n.Content[i+1].Value
-		}
-	}
-	return ""
 }
 
 func oneLine(err error) string {

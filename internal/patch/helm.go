@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // HelmSource is one Argo CD source with a `chart` key.
@@ -68,10 +70,10 @@ func sourcesUnder(doc *yaml.Node, parent []string) []*yaml.Node {
 		return nil
 	}
 	var srcs []*yaml.Node
-	if s := mapValue(spec, "source"); s != nil {
+	if s := yamlnode.Value(spec, "source"); s != nil {
 		srcs = append(srcs, s)
 	}
-	if seq := resolve(mapValue(spec, "sources")); seq != nil && seq.Kind == yaml.SequenceNode {
+	if seq := resolve(yamlnode.Value(spec, "sources")); seq != nil && seq.Kind == yaml.SequenceNode {
 		srcs = append(srcs, seq.Content...)
 	}
 	return srcs
@@ -80,7 +82,7 @@ func sourcesUnder(doc *yaml.Node, parent []string) []*yaml.Node {
 // helmSource describes src when it is a mapping with a chart key.
 func (t *tree) helmSource(src *yaml.Node, doc int) (HelmSource, bool, error) {
 	m := resolve(src)
-	if m == nil || m.Kind != yaml.MappingNode || mapValue(m, "chart") == nil {
+	if m == nil || m.Kind != yaml.MappingNode || yamlnode.Value(m, "chart") == nil {
 		return HelmSource{}, false, nil
 	}
 	hs := HelmSource{Doc: doc, Path: t.pathOf(src)}
@@ -91,7 +93,7 @@ func (t *tree) helmSource(src *yaml.Node, doc int) (HelmSource, bool, error) {
 	if hs.RepoURL, err = scalarKey(m, "repoURL", hs.Path); err != nil {
 		return HelmSource{}, false, err
 	}
-	if rev := mapValue(m, "targetRevision"); rev != nil {
+	if rev := yamlnode.Value(m, "targetRevision"); rev != nil {
 		if r := resolve(rev); r == nil || r.Kind != yaml.ScalarNode {
 			return HelmSource{}, false, fmt.Errorf("%s.targetRevision line %d: %w", hs.Path, rev.Line, ErrNotScalar)
 		}
@@ -102,7 +104,7 @@ func (t *tree) helmSource(src *yaml.Node, doc int) (HelmSource, bool, error) {
 
 // scalarKey returns the scalar value of key in m ("" when absent).
 func scalarKey(m *yaml.Node, key, path string) (string, error) {
-	v := mapValue(m, key)
+	v := yamlnode.Value(m, key)
 	if v == nil {
 		return "", nil
 	}

@@ -28,6 +28,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // Sentinel errors; returned errors wrap one of them with context.
@@ -111,23 +113,12 @@ func lookup(n *yaml.Node, keys []string) *yaml.Node {
 		if m == nil || m.Kind != yaml.MappingNode {
 			return nil
 		}
-		n = mapValue(m, key)
+		n = yamlnode.Value(m, key)
 		if n == nil {
 			return nil
 		}
 	}
 	return n
-}
-
-// mapValue returns the value of key in mapping m, or nil.
-func mapValue(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && k.Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // resolve follows an alias chain to the node it stands for. The parser

@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
 // Project is an AppProject found in the repository.
@@ -86,7 +88,7 @@ func Parse(file string, data []byte) ([]*Project, error) {
 			continue
 		}
 		root := doc.Content[0]
-		if root.Kind != yaml.MappingNode || scalar(field(root, "kind")) != "AppProject" {
+		if root.Kind != yaml.MappingNode || yamlnode.Scalar(yamlnode.Value(root, "kind")) != "AppProject" {
 			continue
 		}
 		p, err := project(file, root)
@@ -98,11 +100,11 @@ func Parse(file string, data []byte) ([]*Project, error) {
 }
 
 func project(file string, root *yaml.Node) (*Project, error) {
-	p := &Project{Name: scalar(field(field(root, "metadata"), "name")), File: file, Line: root.Line}
+	p := &Project{Name: yamlnode.Scalar(yamlnode.Value(yamlnode.Value(root, "metadata"), "name")), File: file, Line: root.Line}
 	if p.Name == "" {
 		return nil, fmt.Errorf("%s:%d: AppProject without metadata.name", file, root.Line)
 	}
-	list := field(field(root, "spec"), "syncWindows")
+	list := yamlnode.Value(yamlnode.Value(root, "spec"), "syncWindows")
 	if list == nil || list.Tag == "!!null" {
 		return p, nil
 	}
@@ -152,27 +154,8 @@ func window(file, proj string, n *yaml.Node) (*Window, error) {
 	return w, nil
 }
 
-func field(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func scalar(n *yaml.Node) string {
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return ""
-	}
-	return n.Value
-}
-
 func lineOf(n *yaml.Node, key string) int {
-	if v := field(n, key); v != nil {
+	if v := yamlnode.Value(n, key); v != nil {
 		return v.Line
 	}
 	return 0

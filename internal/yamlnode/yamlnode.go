@@ -22,6 +22,15 @@ func Value(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// Scalar returns n's text when it is a scalar, "" otherwise (nil
+// included): the value of a key that must be a string, read leniently.
+func Scalar(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
 // DuplicateKey returns the first repeated key of n's mappings (each
 // mapping checked before its children) and the line of its first
 // occurrence; nil if there is none. YAML forbids a repeated key and
