@@ -12,12 +12,18 @@ import (
 // object in wave order, then one table per RollingSync ApplicationSet
 // listing its steps and the apps each selects.
 func Markdown(w io.Writer, inv *Inventory) error {
+	return writeEnvs(w, inv, writeEnv)
+}
+
+// writeEnvs writes each environment of inv with env, a blank line
+// between them; Markdown and Table differ only in env.
+func writeEnvs(w io.Writer, inv *Inventory, env func(*bufio.Writer, *EnvInventory)) error {
 	bw := bufio.NewWriter(w)
 	for i := range inv.Envs {
 		if i > 0 {
 			bw.WriteString("\n")
 		}
-		writeEnv(bw, &inv.Envs[i])
+		env(bw, &inv.Envs[i])
 	}
 	return bw.Flush()
 }
@@ -87,18 +93,25 @@ func writeSteps(w *bufio.Writer, o *Object) {
 	w.WriteString("| Step | matchExpressions | maxUpdate | Apps |\n")
 	w.WriteString("|---:|---|---|---|\n")
 	for i, st := range o.RollingSync.Steps {
-		apps := strings.Join(st.Apps, ", ")
-		if st.Error != "" {
-			apps = "error: " + st.Error
-		} else if apps == "" {
-			apps = "(none)"
-		}
-		maxUpdate := st.MaxUpdate
-		if maxUpdate == "" {
-			maxUpdate = "all"
-		}
+		maxUpdate, apps := stepText(&st)
 		fmt.Fprintf(w, "| %d | %s | %s | %s |\n", i+1, cell(exprList(st.MatchExpressions)), cell(maxUpdate), cell(apps))
 	}
+}
+
+// stepText is what a step's row says of its maxUpdate (all when unset)
+// and of the apps it selects (or its error).
+func stepText(st *Step) (maxUpdate, apps string) {
+	apps = strings.Join(st.Apps, ", ")
+	if st.Error != "" {
+		apps = "error: " + st.Error
+	} else if apps == "" {
+		apps = "(none)"
+	}
+	maxUpdate = st.MaxUpdate
+	if maxUpdate == "" {
+		maxUpdate = "all"
+	}
+	return maxUpdate, apps
 }
 
 // cell keeps a value inside its table cell: pipes escaped, newlines folded.

@@ -12,14 +12,7 @@ import (
 // environment the objects in wave order, then each RollingSync's steps.
 // It says what Markdown says, in columns instead of pipes.
 func Table(w io.Writer, inv *Inventory) error {
-	bw := bufio.NewWriter(w)
-	for i := range inv.Envs {
-		if i > 0 {
-			bw.WriteString("\n")
-		}
-		writeEnvTable(bw, &inv.Envs[i])
-	}
-	return bw.Flush()
+	return writeEnvs(w, inv, writeEnvTable)
 }
 
 func writeEnvTable(w *bufio.Writer, e *EnvInventory) {
@@ -44,16 +37,7 @@ func writeEnvTable(w *bufio.Writer, e *EnvInventory) {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  STEP\tMATCH EXPRESSIONS\tMAX UPDATE\tAPPS")
 		for i, st := range o.RollingSync.Steps {
-			apps := strings.Join(st.Apps, ", ")
-			if st.Error != "" {
-				apps = "error: " + st.Error
-			} else if apps == "" {
-				apps = "(none)"
-			}
-			maxUpdate := st.MaxUpdate
-			if maxUpdate == "" {
-				maxUpdate = "all"
-			}
+			maxUpdate, apps := stepText(&st)
 			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", i+1, plain(exprList(st.MatchExpressions)), plain(maxUpdate), plain(apps))
 		}
 		tw.Flush()
