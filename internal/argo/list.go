@@ -2,7 +2,6 @@ package argo
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -131,30 +130,33 @@ func jsonify(v any) any {
 // template syntax uses ("a.b", "list.0"), printing leaves with %v.
 func flatten(m map[string]any) map[string]any {
 	out := map[string]any{}
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(t))
-			for k := range t {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				walk(join(prefix, k), t[k])
-			}
-		case []any:
-			for i, x := range t {
-				walk(join(prefix, strconv.Itoa(i)), x)
-			}
-		default:
-			out[prefix] = fmt.Sprintf("%v", v)
-		}
-	}
-	for k, v := range m {
-		walk(k, v)
-	}
+	flattenTo("", m, func(k, v string) { out[k] = v })
 	return out
+}
+
+// flattenTo walks v as Argo CD flattens parameters, for both the default
+// template syntax and generator selectors: nested mappings and lists
+// become dotted keys under prefix ("a.b", "list.0"), empty ones vanish,
+// and every other value (a list of strings such as path.segments
+// included) is set printed with %v. Keys are walked in order, so where
+// two paths flatten to one key the same one wins every time.
+func flattenTo(prefix string, v any, set func(k, v string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			flattenTo(join(prefix, k), t[k], set)
+		}
+	case map[string]string:
+		for k, x := range t {
+			set(join(prefix, k), x)
+		}
+	case []any:
+		for i, x := range t {
+			flattenTo(join(prefix, strconv.Itoa(i)), x, set)
+		}
+	default:
+		set(prefix, fmt.Sprintf("%v", v))
+	}
 }
 
 func join(prefix, k string) string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -129,32 +128,9 @@ func validLabelKey(k string) error {
 }
 
 // flattenParams turns a parameter set into the labels a selector sees, as
-// Argo CD flattens it: nested mappings and lists become dotted keys
-// ("path.basename", "list.0"), empty ones vanish, and every other value
-// (a list of strings such as path.segments included) prints with %v.
+// Argo CD flattens it (see flattenTo).
 func flattenParams(p map[string]any) map[string]string {
 	out := map[string]string{}
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			for k, x := range t {
-				walk(join(prefix, k), x)
-			}
-		case map[string]string:
-			for k, x := range t {
-				out[join(prefix, k)] = x
-			}
-		case []any:
-			for i, x := range t {
-				walk(join(prefix, strconv.Itoa(i)), x)
-			}
-		default:
-			out[prefix] = fmt.Sprintf("%v", v)
-		}
-	}
-	for k, v := range p {
-		walk(k, v)
-	}
+	flattenTo("", p, func(k, v string) { out[k] = v })
 	return out
 }
