@@ -36,7 +36,7 @@ def run(a, work, url, generate, sh):
     runs = int(os.environ.get("BENCH_HTML_RUNS", "7"))
     print("\nHTML report (manifestdiff -o html), medians:\n")
     for nodes in (12, 50):
-        repo, _ = generate(a.shared, f"{work}/html-{nodes}", nodes, url, "promote-prod")
+        repo, _ = generate(a.gen, f"{work}/html-{nodes}", nodes, url, "promote-prod")
         out = {}
         for fmt in ("json", "html"):
             out[fmt] = f"{work}/html-{nodes}/report.{fmt}"
