@@ -76,6 +76,8 @@ func TestGatesRefuseUntilPreprodHealthy(t *testing.T) {
 	if p := m.runOK(t, "plan", "--from", "preprod", "--to", "prod", "-o", "json"); !strings.Contains(p.out, `"gate": "minSoak"`) ||
 		!strings.Contains(p.out, `"passed": true`) {
 		t.Errorf("plan -o json has no gates:\n%s", p.out)
+	} else if strings.Contains(p.errOut, "gate minSoak") {
+		t.Errorf("plan -o json says the gates again on stderr:\n%s", p.errOut)
 	}
 	r = m.runOK(t, apply...)
 	if !strings.Contains(r.out, "merge request opened") || !strings.Contains(r.errOut, "gate sourceHealthy passed: 6 of 6 preprod apps healthy") ||

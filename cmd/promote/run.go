@@ -112,7 +112,9 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		res, err = a.Run(ctx, build)
 	}
 	if res != nil { // also when a push failed after the commit: say what was committed
-		logGates(a.Log, res.Plan)
+		if o.output != "json" { // the JSON result holds them: each fact once
+			logGates(a.Log, res.Plan)
+		}
 		if werr := writeResult(ios, o, res); werr != nil && err == nil {
 			err = werr
 		}
