@@ -12,6 +12,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/kube"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // ErrLive marks a run in which the live diff of an env (or of an app)
@@ -86,7 +87,9 @@ func liveError(envs, apps int) error {
 
 func (d *Diff) compareEnv(ctx context.Context, env string, ps []*pair) (le report.LiveEnv, failed int) {
 	le = report.LiveEnv{Env: env, Findings: []report.LiveFinding{}}
-	clean := d.envScrub(ctx, env, ps)
+	// parsing every app's inputs and renders again is only worth it when
+	// the env has a message to clean
+	clean := sync.OnceValue(func() *scrub.Set { return d.envScrub(ctx, env, ps) })
 	defer d.scrubEnv(clean, &le)
 	opt := d.Live.Kube
 	if l, _ := d.Config.LiveFor(env); l.Context != "" {

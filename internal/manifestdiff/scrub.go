@@ -65,13 +65,13 @@ func (d *Diff) scrubResult(ctx context.Context, p *pair) {
 // what it is about, so it is cleaned as a library's message is: every
 // input of the env's apps and every Secret value rendered for them
 // masked, and any quoted span.
-func (d *Diff) logClusterWarnings(s *scrub.Set, env string, warnings []string) {
+func (d *Diff) logClusterWarnings(s func() *scrub.Set, env string, warnings []string) {
 	if d.Log == nil || len(warnings) == 0 {
 		return
 	}
 	log := d.Log.With("env", env)
 	for _, w := range warnings {
-		log.Warn("the API server warns: " + s.Foreign(w))
+		log.Warn("the API server warns: " + s().Foreign(w))
 	}
 }
 
@@ -94,9 +94,12 @@ func (d *Diff) envScrub(ctx context.Context, env string, ps []*pair) *scrub.Set 
 // scrubEnv cleans an env's own error and findings (a connection error,
 // a forbidden listing) as a cluster message about its apps' objects, then
 // with Clean: the process's credentials, the kubeconfig's among them.
-func (d *Diff) scrubEnv(s *scrub.Set, le *report.LiveEnv) {
+func (d *Diff) scrubEnv(s func() *scrub.Set, le *report.LiveEnv) {
+	if le.Error == "" && len(le.Findings) == 0 {
+		return
+	}
 	clean := func(m string) string {
-		if m = s.Text(m); d.Clean != nil {
+		if m = s().Text(m); d.Clean != nil {
 			m = d.Clean(m)
 		}
 		return m

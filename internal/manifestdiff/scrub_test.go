@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 const leakyApp = `apiVersion: argoproj.io/v1alpha1
@@ -126,7 +127,7 @@ func TestSafetyNetCleansLiveEnvMessages(t *testing.T) {
 	d := &Diff{Config: &config.Config{}, Base: Side{Name: "base"}, Head: Side{Name: "head"}}
 	le := report.LiveEnv{Env: "qa", Error: "cluster qa: " + v,
 		Findings: []report.LiveFinding{{Kind: "Secret", Reason: "forbidden", Message: "listing secrets: " + b64}}}
-	d.scrubEnv(d.envScrub(context.Background(), "qa", []*pair{p}), &le)
+	d.scrubEnv(func() *scrub.Set { return d.envScrub(context.Background(), "qa", []*pair{p}) }, &le)
 	text := le.Error + "\n" + le.Findings[0].Message
 	for _, f := range []string{v, b64} {
 		if strings.Contains(text, f) {
