@@ -72,9 +72,7 @@ func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, 
 	// First, for the ordering checks waiting on them and the chart
 	// indexes to fetch meanwhile; an error here is reported where the plan
 	// uses them, after the policy checks.
-	if files, err := p.readManifests(fsys, cfg, req.To); err == nil {
-		p.prefetchCharts(cfg, files)
-	}
+	_, _ = p.readManifests(fsys, cfg, req.To, func(f manifestFile) { p.prefetchCharts(cfg, f) })
 	src, err := readVersions(source, cfg, req.From)
 	if err != nil {
 		return nil, err

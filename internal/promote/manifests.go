@@ -36,12 +36,13 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 // readManifests is readManifests once per env and plan, telling
 // p.manifestsRead: a promotion reads its target's manifests first, for
 // the ordering checks waiting on them, and reports what went wrong there
-// only where the plan needs them.
-func (p *Plan) readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
+// only where the plan needs them. each, when set, sees every file as soon
+// as it is parsed (on the first read only).
+func (p *Plan) readManifests(fsys fs.FS, cfg *config.Config, env string, each ...func(manifestFile)) ([]manifestFile, error) {
 	if r, ok := p.read[env]; ok {
 		return r.files, r.err
 	}
-	files, err := readManifests(fsys, cfg, env)
+	files, err := readManifests(fsys, cfg, env, each...)
 	if p.read == nil {
 		p.read = map[string]manifestsRead{}
 	}
@@ -57,8 +58,9 @@ type manifestsRead struct {
 	err   error
 }
 
-// readManifests reads every manifest of env and lists their Helm sources.
-func readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, error) {
+// readManifests reads every manifest of env and lists their Helm sources,
+// handing each file to each as soon as it is parsed.
+func readManifests(fsys fs.FS, cfg *config.Config, env string, each ...func(manifestFile)) ([]manifestFile, error) {
 	paths, err := cfg.ManifestFiles(fsys, env)
 	if err != nil {
 		return nil, err
@@ -68,6 +70,9 @@ func readManifests(fsys fs.FS, cfg *config.Config, env string) ([]manifestFile, 
 		mf, err := readManifest(fsys, p)
 		if err != nil {
 			return nil, err
+		}
+		for _, fn := range each {
+			fn(mf)
 		}
 		out = append(out, mf)
 	}
@@ -128,19 +133,18 @@ func planRevisions(fsys fs.FS, cfg *config.Config, env string, want map[string]s
 }
 
 // prefetchCharts names to the ChartRepository hook the repository of each
-// Helm source in files whose chart is an in-scope component's: the
-// sources planRevisions will check, known before the versions files are
-// compared.
-func (p *Plan) prefetchCharts(cfg *config.Config, files []manifestFile) {
+// Helm source in f whose chart is an in-scope component's: the sources
+// planRevisions will check, known before the versions files are compared.
+// It runs on each file as it is parsed, so the first index is on its way
+// while the other files are read.
+func (p *Plan) prefetchCharts(cfg *config.Config, f manifestFile) {
 	if p.chartRepository == nil {
 		return
 	}
-	for _, f := range files {
-		for _, s := range f.Sources {
-			comp, ok := cfg.ComponentByChart(s.Chart)
-			if ok && s.RepoURL != "" && (len(p.Only) == 0 || slices.Contains(p.Only, comp.Key)) {
-				p.chartRepository(s.RepoURL)
-			}
+	for _, s := range f.Sources {
+		comp, ok := cfg.ComponentByChart(s.Chart)
+		if ok && s.RepoURL != "" && (len(p.Only) == 0 || slices.Contains(p.Only, comp.Key)) {
+			p.chartRepository(s.RepoURL)
 		}
 	}
 }
