@@ -10,7 +10,7 @@
 // way. The caller then parses with yaml.v3, so a document's nodes, and
 // its errors, are always yaml.v3's. Where Parse accepts, its nodes equal
 // yaml.v3's in kind, tag, style, value, line and column (FuzzParse);
-// comments are not kept.
+// comments are not kept in the nodes: ParseComments lists them apart.
 package blockyaml
 
 import (
@@ -23,16 +23,32 @@ import (
 // Decoder returns them in Node.Content[0] (an empty document is a null
 // scalar), or ok false when data is outside the subset.
 func Parse(data []byte) (docs []*yaml.Node, ok bool) {
+	docs, _, ok = parse(data, false)
+	return docs, ok
+}
+
+// ParseComments is Parse that also returns the text of every comment of
+// data, from its "#" to the end of its line, in file order: a reader that
+// must notice a lost or altered comment (internal/patch's verifier)
+// compares these, as the nodes carry none. Lines of a literal block
+// scalar are its content, never comments.
+func ParseComments(data []byte) (docs []*yaml.Node, comments []string, ok bool) {
+	return parse(data, true)
+}
+
+func parse(data []byte, keep bool) (docs []*yaml.Node, comments []string, ok bool) {
 	defer func() {
 		if recover() != nil { // a refusal deep in the tree
-			docs, ok = nil, false
+			docs, comments, ok = nil, nil, false
 		}
 	}()
 	p := newParser(data)
 	if p == nil {
-		return nil, false
+		return nil, nil, false
 	}
-	return p.documents(), true
+	p.keep = keep
+	docs = p.documents()
+	return docs, p.comments, true
 }
 
 // refuse unwinds to Parse: the input is outside the subset.
@@ -53,6 +69,15 @@ type parser struct {
 	terminated bool
 	i          int // the current line
 	slab       []yaml.Node
+	keep       bool     // record comments (ParseComments)
+	comments   []string // the comments passed so far
+}
+
+// comment records c, a comment from its "#" on, when comments are kept.
+func (p *parser) comment(c string) {
+	if p.keep {
+		p.comments = append(p.comments, strings.TrimRight(c, " "))
+	}
 }
 
 func newParser(data []byte) *parser {
@@ -125,6 +150,9 @@ func (p *parser) documents() []*yaml.Node {
 			if explicit {
 				docs = append(docs, p.emptyDoc())
 			}
+			if c := strings.TrimLeft(t[3:], " "); c != "" {
+				p.comment(c)
+			}
 			explicit = true
 			p.i++
 			continue
@@ -150,6 +178,9 @@ func (p *parser) emptyDoc() *yaml.Node {
 // skip moves past blank and comment lines.
 func (p *parser) skip() {
 	for p.i < len(p.lines) && !p.lines[p.i].content {
+		if l := p.lines[p.i]; l.indent < len(l.text) {
+			p.comment(l.text[l.indent:])
+		}
 		p.i++
 	}
 }
@@ -210,6 +241,9 @@ func (p *parser) sequence(col int) *yaml.Node {
 		var v *yaml.Node
 		switch {
 		case at == len(t) || t[at] == '#':
+			if at < len(t) {
+				p.comment(t[at:])
+			}
 			v = p.nested(col, col+1, false)
 		case item(t, at):
 			refuse() // "- - x"
@@ -250,6 +284,9 @@ func (p *parser) value(t string, after, indent int, inMapping bool) *yaml.Node {
 	if at == len(t) || t[at] == '#' {
 		if at < len(t) && at == after+1 {
 			refuse() // "a:#" is not a comment
+		}
+		if at < len(t) {
+			p.comment(t[at:])
 		}
 		return p.nested(indent, after+1, inMapping)
 	}
@@ -294,6 +331,9 @@ func (p *parser) value(t string, after, indent int, inMapping bool) *yaml.Node {
 	if !trailer(t, end) {
 		refuse()
 	}
+	if c := strings.TrimLeft(t[end:], " "); c != "" {
+		p.comment(c)
+	}
 	p.i++
 	return v
 }
@@ -328,6 +368,8 @@ func (p *parser) literal(t string, at, indent int) *yaml.Node {
 	header = strings.TrimPrefix(header, "-")
 	if h := strings.TrimLeft(header, " "); h != "" && (h[0] != '#' || len(h) == len(header)) {
 		refuse() // an indentation indicator, "+" or text after the header
+	} else if h != "" {
+		p.comment(h)
 	}
 	p.i++
 	if p.i == len(p.lines) || p.lines[p.i].text == "" && !p.lines[p.i].content {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,7 +94,69 @@ func check(t *testing.T, data []byte) bool {
 			t.Fatalf("%s\nin:\n%s", d, data)
 		}
 	}
+	checkComments(t, data)
 	return true
+}
+
+// checkComments checks that ParseComments lists every comment yaml.v3
+// attaches to the nodes (one per line), and nothing that is not a
+// comment: internal/patch's verifier compares these lists to notice a
+// comment an edit lost or altered. yaml.v3 drops a few (those of a file
+// with no document, an empty "#" in some places), which the list keeps.
+func checkComments(t *testing.T, data []byte) {
+	t.Helper()
+	docs, got, ok := ParseComments(data)
+	if !ok {
+		t.Fatalf("ParseComments refused what Parse accepts:\n%s", data)
+	}
+	if plain, _ := Parse(data); len(plain) != len(docs) {
+		t.Fatalf("ParseComments reads %d documents, Parse %d", len(docs), len(plain))
+	}
+	left := map[string]int{}
+	for _, c := range got {
+		if !strings.HasPrefix(c, "#") || strings.Contains(c, "\n") {
+			t.Fatalf("ParseComments listed %q, not a one-line comment\nin:\n%s", c, data)
+		}
+		left[c]++
+	}
+	for _, c := range v3Comments(t, data) {
+		if left[c] == 0 {
+			t.Fatalf("yaml.v3 has comment %q, ParseComments lists %q\nin:\n%s", c, got, data)
+		}
+		left[c]--
+	}
+}
+
+// v3Comments lists every comment line yaml.v3 keeps, sorted.
+func v3Comments(t *testing.T, data []byte) []string {
+	t.Helper()
+	var out []string
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for _, c := range [...]string{n.HeadComment, n.LineComment, n.FootComment} {
+			for _, l := range strings.Split(c, "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					out = append(out, l)
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatal(err)
+			}
+			break
+		}
+		walk(&n)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func TestParseEqualsYAMLv3(t *testing.T) {
