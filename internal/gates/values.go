@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -192,11 +193,15 @@ func sortedValueKeys(v Values) []string {
 
 // chartsInDescription reads the chart revisions Argo CD Notifications
 // reports as running ("...; charts: dlt-backend@3.1.0 dlt-vault@1.2.0"),
-// which may lag the commit when the parent app was not synced.
-var chartsRE = regexp.MustCompile(`charts:\s*(.*)$`)
+// which may lag the commit when the parent app was not synced. The
+// expression is compiled on first use, not at init: only a deploy-aware
+// gate reads descriptions, and every start of promote would pay for it.
+var chartsRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`charts:\s*(.*)$`)
+})
 
 func chartsInDescription(desc string) Values {
-	m := chartsRE.FindStringSubmatch(desc)
+	m := chartsRE().FindStringSubmatch(desc)
 	if m == nil {
 		return nil
 	}
