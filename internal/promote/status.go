@@ -194,7 +194,11 @@ func envDetails(tree fs.FS, cfg *config.Config, es *EnvStatus, vf *versions.File
 	}
 }
 
-var subjectRE = regexp.MustCompile(`^chore\(([^)]+)\): (promote versions from (\S+)|pin )`)
+// subjectRE is compiled on first use, not at init: only status reads
+// history, and every start of promote would pay for it.
+var subjectRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^chore\(([^)]+)\): (promote versions from (\S+)|pin )`)
+})
 
 // lastPromotions walks the first-parent history from head for our
 // commits (subject and trailers of promote apply and pin), newest first,
@@ -203,7 +207,7 @@ func lastPromotions(repo *git.Repo, head plumbing.Hash, cfg *config.Config, envs
 	missing := len(envs)
 	err := repo.FirstParentLog(head, limit, func(e git.LogEntry) bool {
 		subject, body, _ := strings.Cut(e.Message, "\n")
-		m := subjectRE.FindStringSubmatch(subject)
+		m := subjectRE().FindStringSubmatch(subject)
 		if m == nil {
 			return true
 		}
