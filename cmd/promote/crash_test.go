@@ -316,7 +316,10 @@ func TestCrashPointsCoverEverySyscall(t *testing.T) {
 	clone, _ := s.copy(t)
 	dir := t.TempDir()
 	stepLog, trace := filepath.Join(dir, "steps"), filepath.Join(dir, "trace")
-	args := append([]string{"-f", "-qq", "-s", "4096", "-e", "signal=none", "-o", trace,
+	// -ff: one file per thread, so that calls of threads running at once
+	// (the background removal of old work-tree contents) are never split
+	// into "unfinished" and "resumed" lines
+	args := append([]string{"-ff", "-qq", "-s", "4096", "-e", "signal=none", "-o", trace,
 		"-e", "trace=rename,renameat,renameat2,link,linkat,unlink,unlinkat,open,openat,creat", crashBinary(t)}, s.args...)
 	if r := runPromoteWith(t, strace, clone, processEnv(t, "PROMOTE_CRASH_LOG="+stepLog), args...); r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.errOut)
@@ -338,7 +341,15 @@ func TestCrashPointsCoverEverySyscall(t *testing.T) {
 		}
 	}
 	renames, unhooked := 0, 0
-	for _, line := range readLines(t, trace) {
+	traces, err := filepath.Glob(trace + ".*")
+	if err != nil || len(traces) == 0 {
+		t.Fatalf("no strace output %s.*: %v", trace, err)
+	}
+	var lines []string
+	for _, f := range traces {
+		lines = append(lines, readLines(t, f)...)
+	}
+	for _, line := range lines {
 		key, ok := syscallKey(line, clone+"/")
 		if !ok {
 			continue
@@ -372,8 +383,11 @@ func syscallKey(line, root string) (string, bool) {
 	for _, m := range paths {
 		in = append(in, m[1])
 	}
-	call := strings.Fields(line)[1]
-	call = call[:strings.IndexByte(call, '(')]
+	call, _, ok := strings.Cut(line, "(") // with -ff no pid comes first
+	if !ok {
+		return "", false
+	}
+	call = call[strings.LastIndexByte(call, ' ')+1:]
 	last := func() string { return in[len(in)-1] }
 	if len(in) == 0 || !strings.HasPrefix(last(), root) {
 		return "", false

@@ -1,9 +1,11 @@
 package git
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -99,7 +101,7 @@ func TestWriteWorktree(t *testing.T) {
 			t.Errorf("%s = %q, %v; want %q", p, got, err, c)
 		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "*/*/.*.tmp-*")); len(left) > 0 {
+	if left := tempsUnder(t, dir); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git/index.lock")); !os.IsNotExist(err) {
@@ -227,5 +229,59 @@ func TestIndexReadAgainWhenReplaced(t *testing.T) {
 	}
 	if got := run(t, dir, "status", "--porcelain"); got != "A  staged.txt" {
 		t.Errorf("git status = %q, want the staged file kept", got)
+	}
+}
+
+// tempsUnder lists the temporary files of work-tree writes under dir.
+func tempsUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.Contains(d.Name(), ".tmp-") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// An existing file is replaced as a rename would replace it (swapped with
+// the new content where the file system can, the old content removed):
+// another hard link keeps the old content, the mode stays, nothing is
+// left behind.
+func TestWriteWorktreeReplacesLikeRename(t *testing.T) {
+	dir := newRepo(t)
+	r := openRepo(t, dir)
+	head := revParse(t, dir, "HEAD")
+	p := filepath.Join(dir, "scripts/deploy.sh")
+	other := filepath.Join(filepath.Dir(p), "other-name")
+	if err := os.Link(p, other); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(p)
+	next := commitFiles(t, r, head, map[string]string{"scripts/deploy.sh": "#!/bin/sh\necho v3\n"}, "promote")
+	if err := r.updateHead(head, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.writeWorktree(map[string][]byte{"scripts/deploy.sh": []byte("#!/bin/sh\necho v3\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "#!/bin/sh\necho v3\n" {
+		t.Errorf("deploy.sh = %q", got)
+	}
+	if got, _ := os.ReadFile(other); string(got) != string(before) {
+		t.Errorf("the other hard link = %q, want the old content %q", got, before)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode = %v, %v; want 0755", fi.Mode(), err)
+	}
+	if left := tempsUnder(t, dir); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }

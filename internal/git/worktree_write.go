@@ -44,8 +44,10 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 			}
 		}
 		stats := make(map[string]stat, len(paths))
+		old := newRemover()
+		defer old.wait() // before the journal goes: Recover removes what a kill leaves
 		for _, p := range paths {
-			fi, err := r.writeWorktreeFile(p, files[p])
+			fi, err := r.writeWorktreeFile(p, files[p], old)
 			if err != nil {
 				return nil, err
 			}
@@ -55,7 +57,11 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 			}
 			stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
 		}
-		return updateIndex(cur, stats)
+		out, err := updateIndex(cur, stats)
+		if werr := old.wait(); err == nil && werr != nil {
+			return nil, werr
+		}
+		return out, err
 	})
 }
 
@@ -130,7 +136,7 @@ func updateIndexSlow(data []byte, stats map[string]stat) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) {
+func (r *Repo) writeWorktreeFile(p string, content []byte, old *remover) (fs.FileInfo, error) {
 	full := filepath.Join(r.root, filepath.FromSlash(p))
 	mode := fs.FileMode(0o644)
 	fi, err := os.Lstat(full)
@@ -143,7 +149,7 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
-	if err := writeFileAtomic(full, content, mode, r.fsync, !exists); err != nil {
+	if err := writeFileAtomic(full, content, mode, r.fsync, exists, old); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
 	fi, err = os.Lstat(full)
@@ -154,11 +160,18 @@ func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) 
 }
 
 // writeFileAtomic replaces full with content via a temporary file in the
-// same directory and a rename (synced first when sync is set); mkdir
-// creates the directory when it may be missing.
-func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, mkdir bool) (err error) {
+// same directory (synced first when sync is set), so that readers see the
+// old or the new content, never a mix; it creates the directory when the
+// file did not exist. An existing file is swapped with the temporary one
+// (renameat2 RENAME_EXCHANGE) where the file system can, and its old
+// content, now under the temporary name, is left to old to remove: on
+// ext4 a rename over an existing file first writes the new file's blocks
+// out (auto_da_alloc) and frees the old file's, ~100-150 µs per file of
+// apply's critical path, while an exchange takes ~20 µs and the removal
+// runs beside the next writes. Elsewhere it is a rename.
+func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, exists bool, old *remover) (err error) {
 	dir := filepath.Dir(full)
-	if mkdir {
+	if !exists {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -193,7 +206,55 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, mkdir 
 	// Like git, the directory is not synced after the rename: that guards
 	// against power loss, not against a killed process, and costs ~10 ms.
 	step("rename", full)
+	if exists && old != nil {
+		swapped, err := exchange(f.Name(), full)
+		if err != nil {
+			return err
+		}
+		if swapped {
+			old.remove(f.Name(), full)
+			return nil
+		}
+	}
 	return os.Rename(f.Name(), full)
+}
+
+// remover unlinks files in the background, one at a time: the old
+// contents writeFileAtomic swapped out. wait returns the first error.
+type remover struct {
+	paths chan [2]string // the temporary name and the file it held
+	done  chan error
+}
+
+func newRemover() *remover { return &remover{} }
+
+// remove unlinks tmp, which holds the old content of full.
+func (o *remover) remove(tmp, full string) {
+	if o.paths == nil {
+		paths, done := make(chan [2]string, 64), make(chan error, 1)
+		o.paths, o.done = paths, done
+		go func() {
+			var first error
+			for p := range paths {
+				step("unlink", p[0])
+				if err := os.Remove(p[0]); err != nil && first == nil {
+					first = fmt.Errorf("writing %s: removing its old content: %w", p[1], err)
+				}
+			}
+			done <- first
+		}()
+	}
+	o.paths <- [2]string{tmp, full}
+}
+
+// wait waits for every removal; later calls return nil.
+func (o *remover) wait() error {
+	if o.paths == nil {
+		return nil
+	}
+	close(o.paths)
+	o.paths = nil
+	return <-o.done
 }
 
 func setIndexEntry(idx *index.Index, p string, s stat) error {
