@@ -173,7 +173,7 @@ func (r *Repo) finishMove(j journal) error {
 		}
 	}
 	if len(kept) > 0 {
-		if err := r.rewriteIndex(func(cur *indexFile) ([][]byte, error) { return updateIndex(cur, kept) }); err != nil {
+		if err := r.rewriteIndex(func(cur *indexFile, _ *remover) ([][]byte, error) { return updateIndex(cur, kept) }); err != nil {
 			return err
 		}
 	}

@@ -34,7 +34,7 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
+	return r.rewriteIndex(func(cur *indexFile, old *remover) ([][]byte, error) {
 		// Refuse conflicted paths before touching the work tree.
 		if ix, err := cur.parsed(); err == nil {
 			for _, p := range paths {
@@ -44,8 +44,6 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 			}
 		}
 		stats := make(map[string]stat, len(paths))
-		old := newRemover()
-		defer old.wait() // before the journal goes: Recover removes what a kill leaves
 		for _, p := range paths {
 			fi, err := r.writeWorktreeFile(p, files[p], old)
 			if err != nil {
@@ -57,24 +55,27 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 			}
 			stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
 		}
-		out, err := updateIndex(cur, stats)
-		if werr := old.wait(); err == nil && werr != nil {
-			return nil, werr
-		}
-		return out, err
+		return updateIndex(cur, stats)
 	})
 }
 
 // rewriteIndex holds index.lock while update turns the current index into
 // the new one (pieces written in order), then replaces the index by
 // rename, as git does; on any error the lock is dropped and the index
-// stays as it was.
-func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err error) {
+// stays as it was. The old contents of replaced files (update's work-tree
+// writes, and the index's own) are removed in the background meanwhile
+// (see writeFileAtomic), and all of them before it returns: before the
+// journal of a move is removed, Recover cleaning up after a kill.
+func (r *Repo) rewriteIndex(update func(cur *indexFile, old *remover) ([][]byte, error)) (err error) {
 	lock, err := lockIndex(filepath.Join(r.gitDir, "index"))
 	if err != nil {
 		return err
 	}
+	old := newRemover()
 	defer func() {
+		if werr := old.wait(); err == nil {
+			err = werr
+		}
 		if err != nil {
 			lock.abort()
 		}
@@ -83,7 +84,7 @@ func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err 
 	if err != nil {
 		return err
 	}
-	out, err := update(cur)
+	out, err := update(cur, old)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err 
 		return fmt.Errorf("writing index: %w", err)
 	}
 	r.forgetIndex()
-	return lock.commit()
+	return lock.commit(old)
 }
 
 // updateIndex patches the raw index, falling back to go-git's slower full
@@ -304,14 +305,22 @@ func (l *indexLock) abort() {
 	os.Remove(l.path)
 }
 
-// commit renames the lock over the index. Like git (core.fsync does not
-// cover the index by default) it does not fsync: the index is derived
-// data that git repairs from the work tree.
-func (l *indexLock) commit() error {
+// commit puts the lock's content in place of the index: swapped with it
+// where the file system can, the old index (then in index.lock, which
+// keeps the index locked) left to old to remove, else renamed over it.
+// Like git (core.fsync does not cover the index by default) it does not
+// fsync: the index is derived data that git repairs from the work tree.
+func (l *indexLock) commit(old *remover) error {
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
 	step("rename", l.dest)
+	if swapped, err := exchange(l.path, l.dest); err != nil {
+		return fmt.Errorf("writing index: %w", err)
+	} else if swapped {
+		old.remove(l.path, l.dest)
+		return nil
+	}
 	if err := os.Rename(l.path, l.dest); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
