@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // edit replaces old with new in a fleet file and commits it.
@@ -145,5 +147,36 @@ func TestWavesDefaultFollowsTheTerminal(t *testing.T) {
 	}
 	if want := f.run(t, nil, "waves", "--env", "prod", "-o", "table").out; tty != want || !strings.Contains(tty, "  WAVE  KIND") {
 		t.Errorf("waves on a terminal is not the table:\n%s", tty)
+	}
+}
+
+// The chart check runs while the ordering checks finish: their refusal
+// still comes first, and does not wait on a chart repository that never
+// answers (it would for a minute, its response timeout).
+func TestOrderingRefusalDoesNotWaitForTheChartCheck(t *testing.T) {
+	f := newFleet(t)
+	f.edit(t, "argocd/prod/app-gateway.yaml", "syncPolicy: {}", "syncPolicy: {automated: {prune: true}}")
+	release := make(chan struct{})
+	f.Charts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	t.Cleanup(func() { close(release) })
+	before := f.snapshot(t)
+	done := make(chan result, 1)
+	go func() { done <- f.run(t, nil, "apply", "--from", "preprod", "--to", "prod") }()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("apply still waits for the chart repository, though the ordering checks refused")
+	}
+	if r.code != 1 || !strings.Contains(r.errOut, "manual-sync") || strings.Contains(r.errOut, "chart") {
+		t.Errorf("apply: exit %d, stderr %q; want the ordering refusal alone", r.code, r.errOut)
+	}
+	if after := f.snapshot(t); after != before {
+		t.Errorf("refused apply wrote something: %+v -> %+v", before, after)
 	}
 }

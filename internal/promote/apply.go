@@ -129,6 +129,19 @@ func (a *Apply) StatusStart(res *Result) plumbing.Hash {
 
 // plan builds the plan against HEAD and writes nothing.
 func (a *Apply) plan(build BuildFunc) (*Result, error) {
+	res, err := a.planUnsettled(build)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Plan.Settle(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// planUnsettled is plan that may return with the plan's checks still
+// running (see Plan.Settle).
+func (a *Apply) planUnsettled(build BuildFunc) (*Result, error) {
 	head, err := a.Repo.Head()
 	if err != nil {
 		return nil, err
@@ -137,7 +150,7 @@ func (a *Apply) plan(build BuildFunc) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := a.buildOn(head.Hash, src, build)
+	p, err := a.buildUnsettled(head.Hash, src, build)
 	if err != nil {
 		return nil, err
 	}
@@ -183,19 +196,27 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	if err := a.recover(); err != nil {
 		return nil, err
 	}
-	res, err := a.plan(build)
+	res, err := a.planUnsettled(build)
 	if err != nil {
 		return nil, err
 	}
 	res.Remote, res.Branch = a.Remote, a.Branch
 	p := res.Plan
+	// The chart check waits on the network while the plan's ordering
+	// checks finish; their refusal comes first, without waiting for it.
+	charts := a.startChartCheck(ctx, p)
+	if err := p.Settle(); err != nil {
+		charts.cancel()
+		return nil, err
+	}
 	if res.UpToDate {
+		charts.cancel()
 		if a.Push {
 			return res, a.pushPending(ctx, res, build)
 		}
 		return res, nil
 	}
-	if err := a.checkCharts(ctx, p.Charts); err != nil {
+	if err := charts.wait(); err != nil {
 		return nil, err
 	}
 	if dirty, err := a.dirty(p.Files()); err != nil {

@@ -1,0 +1,4 @@
+package main
+import _ "net/http"
+import "os"
+func main(){ os.Stdout.WriteString("hi\n") }

@@ -1,0 +1,4 @@
+package main
+import _ "go.yaml.in/yaml/v3"
+import "os"
+func main(){ os.Stdout.WriteString("hi\n") }
