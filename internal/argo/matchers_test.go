@@ -3,6 +3,8 @@ package argo
 import (
 	"regexp"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/equiv"
 )
 
 // manifestFileRE is the expression isManifestFile replaces.
@@ -14,24 +16,11 @@ var manifestFileCases = []string{
 	"a.\xffyaml", "a.yamlé", "dir/a.yaml", "a.json.jsonnet", "a.jsonnet.txt", "a.xyml", "a.ymlx",
 }
 
-func checkManifestFile(t *testing.T, s string) {
-	if got, want := isManifestFile(s), manifestFileRE.MatchString(s); got != want {
-		t.Fatalf("isManifestFile(%q) = %v, the expression says %v", s, got, want)
-	}
-}
+var manifestFilePair = equiv.Pair[bool]{Name: "isManifestFile", Got: isManifestFile, Want: manifestFileRE.MatchString}
 
 // TestIsManifestFileEqualsRegexp: the suffix test says what the
 // expression it replaces said, on the edge cases; the fuzz target goes on
 // from them.
-func TestIsManifestFileEqualsRegexp(t *testing.T) {
-	for _, s := range manifestFileCases {
-		checkManifestFile(t, s)
-	}
-}
+func TestIsManifestFileEqualsRegexp(t *testing.T) { manifestFilePair.Table(t, manifestFileCases) }
 
-func FuzzIsManifestFileMatchesRegexp(f *testing.F) {
-	for _, s := range manifestFileCases {
-		f.Add(s)
-	}
-	f.Fuzz(checkManifestFile)
-}
+func FuzzIsManifestFileMatchesRegexp(f *testing.F) { manifestFilePair.Fuzz(f, manifestFileCases) }

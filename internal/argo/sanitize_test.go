@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/equiv"
 )
 
 // sanitizeRegexp is Argo CD's own normaliser, which SanitizeName replaced.
@@ -18,21 +20,8 @@ func sanitizeRegexp(name string) string {
 var sanitizeCases = []string{"", "a", "Node-Alpha", "Node_Alpha", "node_beta.2", "--x--", "..", "ÄÖü", "İstanbul", "ǅ", "a\xffb", "a\xffÄ", "\xc3",
 	"x\u2028y", "a b\tc", strings.Repeat("A_", 200), strings.Repeat("é", 130), "KELVIN\u212a"}
 
-func checkSanitize(t *testing.T, s string) {
-	if got, want := SanitizeName(s), sanitizeRegexp(s); got != want {
-		t.Fatalf("SanitizeName(%q) = %q, the regular expression gives %q", s, got, want)
-	}
-}
+var sanitizePair = equiv.Pair[string]{Name: "SanitizeName", Got: SanitizeName, Want: sanitizeRegexp}
 
-func TestSanitizeNameEqualsRegexp(t *testing.T) {
-	for _, s := range sanitizeCases {
-		checkSanitize(t, s)
-	}
-}
+func TestSanitizeNameEqualsRegexp(t *testing.T) { sanitizePair.Table(t, sanitizeCases) }
 
-func FuzzSanitizeNameMatchesRegexp(f *testing.F) {
-	for _, s := range sanitizeCases {
-		f.Add(s)
-	}
-	f.Fuzz(checkSanitize)
-}
+func FuzzSanitizeNameMatchesRegexp(f *testing.F) { sanitizePair.Fuzz(f, sanitizeCases) }

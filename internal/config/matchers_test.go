@@ -3,6 +3,8 @@ package config
 import (
 	"regexp"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/equiv"
 )
 
 // envNameRE is the expression validEnvName replaces.
@@ -13,23 +15,10 @@ var envNameCases = []string{
 	"a b", "a/b", "a:b", "a\n", "\na", "é", "aé", "a\xff", "\x00", "ab\x00", "a--..__", "K\u212a",
 }
 
-func checkEnvName(t *testing.T, s string) {
-	if got, want := validEnvName(s), envNameRE.MatchString(s); got != want {
-		t.Fatalf("validEnvName(%q) = %v, the expression says %v", s, got, want)
-	}
-}
+var envNamePair = equiv.Pair[bool]{Name: "validEnvName", Got: validEnvName, Want: envNameRE.MatchString}
 
 // TestValidEnvNameEqualsRegexp: the string test says what the expression
 // it replaces said, on the edge cases; the fuzz target goes on from them.
-func TestValidEnvNameEqualsRegexp(t *testing.T) {
-	for _, s := range envNameCases {
-		checkEnvName(t, s)
-	}
-}
+func TestValidEnvNameEqualsRegexp(t *testing.T) { envNamePair.Table(t, envNameCases) }
 
-func FuzzValidEnvNameMatchesRegexp(f *testing.F) {
-	for _, s := range envNameCases {
-		f.Add(s)
-	}
-	f.Fuzz(checkEnvName)
-}
+func FuzzValidEnvNameMatchesRegexp(f *testing.F) { envNamePair.Fuzz(f, envNameCases) }

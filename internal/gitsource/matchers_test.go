@@ -1,9 +1,12 @@
 package gitsource
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/equiv"
 )
 
 // The expressions the string tests replace.
@@ -21,44 +24,28 @@ var matcherCases = []string{
 	"a@b@c", "user:pw@host", "\xffa@h", "a\xff@h", "ssh@", "Z9-@x",
 }
 
-func checkCommitSHA(t *testing.T, s string) {
-	if got, want := isCommitSHA(s), commitSHARE.MatchString(s); got != want {
-		t.Fatalf("isCommitSHA(%q) = %v, the expression says %v", s, got, want)
-	}
-}
-
-func checkTruncatedSHA(t *testing.T, s string) {
-	if got, want := isTruncatedSHA(s), truncatedSHARE.MatchString(s); got != want {
-		t.Fatalf("isTruncatedSHA(%q) = %v, the expression says %v", s, got, want)
-	}
-}
-
-func checkLeadingUser(t *testing.T, s string) {
-	user, ok := leadingUser(s)
-	m := userRE.FindStringSubmatch(s)
-	if ok != (m != nil) || ok && user != m[1] {
-		t.Fatalf("leadingUser(%q) = %q, %v; the expression gives %q", s, user, ok, m)
-	}
-}
+var (
+	commitSHAPair    = equiv.Pair[bool]{Name: "isCommitSHA", Got: isCommitSHA, Want: commitSHARE.MatchString}
+	truncatedSHAPair = equiv.Pair[bool]{Name: "isTruncatedSHA", Got: isTruncatedSHA, Want: truncatedSHARE.MatchString}
+	leadingUserPair  = equiv.Pair[string]{Name: "leadingUser",
+		Got: func(s string) string { return fmt.Sprint(leadingUser(s)) },
+		Want: func(s string) string {
+			if m := userRE.FindStringSubmatch(s); m != nil {
+				return fmt.Sprint(m[1], true)
+			}
+			return fmt.Sprint("", false)
+		}}
+)
 
 // TestMatchersEqualRegexps: the string tests say what the expressions
 // they replace said, on the edge cases; the fuzz targets below go on
 // from the same table.
 func TestMatchersEqualRegexps(t *testing.T) {
-	for _, s := range matcherCases {
-		checkCommitSHA(t, s)
-		checkTruncatedSHA(t, s)
-		checkLeadingUser(t, s)
-	}
+	commitSHAPair.Table(t, matcherCases)
+	truncatedSHAPair.Table(t, matcherCases)
+	leadingUserPair.Table(t, matcherCases)
 }
 
-func fuzzMatcher(f *testing.F, check func(*testing.T, string)) {
-	for _, s := range matcherCases {
-		f.Add(s)
-	}
-	f.Fuzz(check)
-}
-
-func FuzzIsCommitSHAMatchesRegexp(f *testing.F)    { fuzzMatcher(f, checkCommitSHA) }
-func FuzzIsTruncatedSHAMatchesRegexp(f *testing.F) { fuzzMatcher(f, checkTruncatedSHA) }
-func FuzzLeadingUserMatchesRegexp(f *testing.F)    { fuzzMatcher(f, checkLeadingUser) }
+func FuzzIsCommitSHAMatchesRegexp(f *testing.F)    { commitSHAPair.Fuzz(f, matcherCases) }
+func FuzzIsTruncatedSHAMatchesRegexp(f *testing.F) { truncatedSHAPair.Fuzz(f, matcherCases) }
+func FuzzLeadingUserMatchesRegexp(f *testing.F)    { leadingUserPair.Fuzz(f, matcherCases) }

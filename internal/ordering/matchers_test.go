@@ -3,6 +3,8 @@ package ordering
 import (
 	"regexp"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/equiv"
 )
 
 // manifestNameRE is the expression isManifestName replaces.
@@ -14,24 +16,11 @@ var manifestNameCases = []string{
 	"a.\xffyaml", "a.ymlé", "dir/a.json", "a.xjson", "a.ymlx",
 }
 
-func checkManifestName(t *testing.T, s string) {
-	if got, want := isManifestName(s), manifestNameRE.MatchString(s); got != want {
-		t.Fatalf("isManifestName(%q) = %v, the expression says %v", s, got, want)
-	}
-}
+var manifestNamePair = equiv.Pair[bool]{Name: "isManifestName", Got: isManifestName, Want: manifestNameRE.MatchString}
 
 // TestIsManifestNameEqualsRegexp: the suffix test says what the
 // expression it replaces said, on the edge cases; the fuzz target goes on
 // from them.
-func TestIsManifestNameEqualsRegexp(t *testing.T) {
-	for _, s := range manifestNameCases {
-		checkManifestName(t, s)
-	}
-}
+func TestIsManifestNameEqualsRegexp(t *testing.T) { manifestNamePair.Table(t, manifestNameCases) }
 
-func FuzzIsManifestNameMatchesRegexp(f *testing.F) {
-	for _, s := range manifestNameCases {
-		f.Add(s)
-	}
-	f.Fuzz(checkManifestName)
-}
+func FuzzIsManifestNameMatchesRegexp(f *testing.F) { manifestNamePair.Fuzz(f, manifestNameCases) }
