@@ -17,9 +17,20 @@ import (
 // (ForEnv). Findings come sorted by env (in inventory order), file, line,
 // rule, app and message.
 func Check(inv *Inventory, ocfg Config) []Finding {
+	return checkFor(inv, ocfg, nil)
+}
+
+// checkFor is Check applying the rules that look at one env at a time only
+// to envs (every env when none are given): the parity rule still compares
+// them all. promote apply wants one env's findings, and the checks are the
+// last thing it waits for before the commit.
+func checkFor(inv *Inventory, ocfg Config, envs []string) []Finding {
 	var out []Finding
 	for i := range inv.Envs {
 		e := &inv.Envs[i]
+		if len(envs) > 0 && !slices.Contains(envs, e.Env) {
+			continue
+		}
 		out = append(out, waveFindings(e)...)
 		out = append(out, dependencyFindings(e)...)
 		out = append(out, rollingSyncFindings(e)...)
@@ -62,7 +73,7 @@ func CheckRepoWith(fsys fs.FS, cfg *config.Config, ocfg Config, pre Manifests, e
 	if err != nil {
 		return nil, err
 	}
-	all := Check(inv, ocfg)
+	all := checkFor(inv, ocfg, envs)
 	if len(envs) == 0 {
 		return all, nil
 	}
