@@ -50,7 +50,9 @@ func fenceRun(l string) (byte, int, string) {
 }
 
 // detailsDepth applies the <details> opens and closes of one line, in
-// order; a stray close at depth 0 is ignored, as browsers do.
+// order; a stray close at depth 0 is ignored, as browsers do. The tag
+// name ends at ">", "/" or HTML's whitespace (tab, line feed, form feed,
+// carriage return, space), as the HTML tokenizer ends it.
 func detailsDepth(l string, depth int) int {
 	low := strings.ToLower(l)
 	for {
@@ -62,7 +64,7 @@ func detailsDepth(l string, depth int) int {
 		switch {
 		case i >= 2 && low[i-2:i] == "</" && strings.HasPrefix(low[end:], ">"):
 			depth = max(depth-1, 0)
-		case i >= 1 && low[i-1] == '<' && (end == len(low) || strings.IndexByte("> \t/", low[end]) >= 0):
+		case i >= 1 && low[i-1] == '<' && (end == len(low) || strings.IndexByte("> \t\n\f\r/", low[end]) >= 0):
 			depth++
 		}
 		low = low[end:]

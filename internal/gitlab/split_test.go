@@ -198,3 +198,26 @@ func TestSplitMarkdownRaisesTinyLimit(t *testing.T) {
 		t.Errorf("%d headings kept, want 100", got)
 	}
 }
+
+// A <details> tag name ends where the HTML tokenizer ends it: at ">",
+// "/" or any of HTML's whitespace, form feed and carriage return
+// included (a fuzz-found input opened one with "<details\f").
+func TestDetailsDepthTagNameEnds(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want int
+	}{
+		{"<details>", 1}, {"<details open>", 1}, {"<details\topen>", 1}, {"<details\fopen>", 1},
+		{"<details\ropen>", 1}, {"<details/>", 1}, {"<details", 1}, {"<DETAILS>", 1},
+		{"<detailsx>", 0}, {"<details-x>", 0}, {"<details0>", 0}, {"</details>", 0},
+		{"<details></details>", 0}, {"<details><details>", 2},
+	} {
+		if got := detailsDepth(tc.line, 0); got != tc.want {
+			t.Errorf("detailsDepth(%q, 0) = %d, want %d", tc.line, got, tc.want)
+		}
+		// the tests' own reading (reDetails) must agree
+		if _, depth, _ := structure(tc.line); depth != tc.want {
+			t.Errorf("structure(%q) depth = %d, want %d", tc.line, depth, tc.want)
+		}
+	}
+}
