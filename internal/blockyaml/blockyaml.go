@@ -95,6 +95,9 @@ func newParser(data []byte) *parser {
 	p.lines = make([]line, 0, strings.Count(s, "\n")+1)
 	for {
 		t, rest, more := strings.Cut(s, "\n")
+		if strings.HasPrefix(t, "...") && (len(t) == 3 || t[3] == ' ') {
+			return nil // a document end marker, wherever it is: yaml.v3 ends the document there
+		}
 		ind := len(t) - len(strings.TrimLeft(t, " "))
 		p.lines = append(p.lines, line{text: t, indent: ind, content: ind < len(t) && t[ind] != '#'})
 		if !more {

@@ -171,6 +171,8 @@ func TestParseEqualsYAMLv3(t *testing.T) {
 		{"a:   \nb: # c\nc:\n", true},
 		{"a: 1\n---\n", true},
 		{"---\n---\na: 1\n", true},
+		{"0:\n... :\n", false}, // a document end marker inside a mapping (found by FuzzDecodeIndexEqualsUnmarshal)
+		{"a:\n...\n", false},
 		{"--- # c\na: 1\n---\nb: 2", true},
 		{"-\n- a\n-   # c\n- b: 1\n  c: 2\n", true},
 		{"a:\n- x\n- \nb:\n  c:\n", true},
