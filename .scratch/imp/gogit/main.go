@@ -1,4 +1,0 @@
-package main
-import _ "github.com/go-git/go-git/v5"
-import "os"
-func main(){ os.Stdout.WriteString("hi\n") }

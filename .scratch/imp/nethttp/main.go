@@ -1,4 +1,0 @@
-package main
-import _ "net/http"
-import "os"
-func main(){ os.Stdout.WriteString("hi\n") }
