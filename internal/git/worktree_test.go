@@ -285,3 +285,27 @@ func TestWriteWorktreeReplacesLikeRename(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// A repository without an index file yet (git creates it on the first
+// add): the new index is renamed into place, there is nothing to swap.
+func TestWriteWorktreeWithoutIndex(t *testing.T) {
+	dir := newRepo(t)
+	if err := os.Remove(filepath.Join(dir, ".git", "index")); err != nil {
+		t.Fatal(err)
+	}
+	r := openRepo(t, dir)
+	head := revParse(t, dir, "HEAD")
+	next := commitFiles(t, r, head, map[string]string{"scripts/deploy.sh": "#!/bin/sh\necho v4\n"}, "promote")
+	if err := r.updateHead(head, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.writeWorktree(map[string][]byte{"scripts/deploy.sh": []byte("#!/bin/sh\necho v4\n")}); err != nil {
+		t.Fatalf("writeWorktree without an index: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "index")); err != nil {
+		t.Errorf("no index written: %v", err)
+	}
+	if left := tempsUnder(t, dir); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
