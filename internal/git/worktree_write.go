@@ -207,17 +207,27 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, exists
 	// Like git, the directory is not synced after the rename: that guards
 	// against power loss, not against a killed process, and costs ~10 ms.
 	step("rename", full)
-	if exists && old != nil {
-		swapped, err := exchange(f.Name(), full)
+	if !exists {
+		return os.Rename(f.Name(), full)
+	}
+	return replaceFile(f.Name(), full, old)
+}
+
+// replaceFile puts tmp's content at dest: swapped with dest's where the
+// file system can, dest's old content (then at tmp) left to old to
+// remove; else renamed over it.
+func replaceFile(tmp, dest string, old *remover) error {
+	if old != nil {
+		swapped, err := exchange(tmp, dest)
 		if err != nil {
 			return err
 		}
 		if swapped {
-			old.remove(f.Name(), full)
+			old.remove(tmp, dest)
 			return nil
 		}
 	}
-	return os.Rename(f.Name(), full)
+	return os.Rename(tmp, dest)
 }
 
 // remover unlinks files in the background, one at a time: the old
@@ -315,13 +325,7 @@ func (l *indexLock) commit(old *remover) error {
 		return fmt.Errorf("writing index: %w", err)
 	}
 	step("rename", l.dest)
-	if swapped, err := exchange(l.path, l.dest); err != nil {
-		return fmt.Errorf("writing index: %w", err)
-	} else if swapped {
-		old.remove(l.path, l.dest)
-		return nil
-	}
-	if err := os.Rename(l.path, l.dest); err != nil {
+	if err := replaceFile(l.path, l.dest, old); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
 	return nil
