@@ -250,6 +250,17 @@ func checkCleanClone(t *testing.T, clone string) {
 	if len(left) > 0 {
 		t.Errorf("left behind: %v", left)
 	}
+	// The trash keeps the last run's old contents for the next run to
+	// delete; a run that ended before it (the killed one) has none left.
+	runs := map[string]bool{}
+	trash, _ := os.ReadDir(filepath.Join(clone, ".git", "gitops-promote.trash"))
+	for _, e := range trash {
+		pid, _, _ := strings.Cut(e.Name(), "_")
+		runs[pid] = true
+	}
+	if len(runs) > 1 {
+		t.Errorf("the trash holds the old contents of %d runs, want only the last one's: %v", len(runs), trash)
+	}
 }
 
 // stepKinds counts steps by operation, for the log.

@@ -31,6 +31,7 @@ type Recovery struct {
 // returns nil when there was no interrupted operation, and ErrBusy while
 // the journal's owner runs.
 func (r *Repo) Recover() (*Recovery, error) {
+	r.emptyTrash()
 	dead, claimed, err := r.claim()
 	if err != nil {
 		return nil, err
@@ -258,14 +259,7 @@ func (r *Repo) deadTemps() []string {
 // deadTemp tells whether a tmp_*_gp<pid>_* name belongs to a dead process.
 func deadTemp(name string) bool {
 	_, rest, ok := strings.Cut(name, "_gp")
-	if !ok {
-		return false
-	}
-	var pid int
-	if _, err := fmt.Sscanf(rest, "%d_", &pid); err != nil {
-		return false
-	}
-	return pid != os.Getpid() && !processAlive(pid)
+	return ok && pidEnded(rest)
 }
 
 // processAlive reports whether pid runs; EPERM means it does, as another user.

@@ -66,6 +66,7 @@ type Repo struct {
 	// subjects of the commits this Repo wrote, for their reflog lines:
 	// reading a commit back from a new pack reloads every pack index.
 	subjects sync.Map // plumbing.Hash -> string
+	trashGC  trashEmptier
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git
@@ -100,8 +101,12 @@ func Open(dir string) (*Repo, error) {
 	return r, nil
 }
 
-// Close releases the packfile descriptors the repository keeps open.
-func (r *Repo) Close() error { return r.storage.Close() }
+// Close waits for the trash to be emptied (see Recover) and releases the
+// packfile descriptors the repository keeps open.
+func (r *Repo) Close() error {
+	r.trashGC.wg.Wait()
+	return r.storage.Close()
+}
 
 // wantsFsync follows git: by default git (2.39) syncs neither refs nor
 // work-tree files, relying on rename for atomicity, which is what a killed

@@ -63,15 +63,16 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 // the new one (pieces written in order), then replaces the index by
 // rename, as git does; on any error the lock is dropped and the index
 // stays as it was. The old contents of replaced files (update's work-tree
-// writes, and the index's own) are removed in the background meanwhile
-// (see writeFileAtomic), and all of them before it returns: before the
-// journal of a move is removed, Recover cleaning up after a kill.
+// writes, and the index's own) are moved into the trash in the background
+// meanwhile (see writeFileAtomic and trash.go), and all of them before it
+// returns: before the journal of a move is removed, Recover cleaning up
+// after a kill.
 func (r *Repo) rewriteIndex(update func(cur *indexFile, old *remover) ([][]byte, error)) (err error) {
 	lock, err := lockIndex(filepath.Join(r.gitDir, "index"))
 	if err != nil {
 		return err
 	}
-	old := newRemover()
+	old := newRemover(filepath.Join(r.gitDir, trashName))
 	defer func() {
 		if werr := old.wait(); err == nil {
 			err = werr
@@ -165,11 +166,12 @@ func (r *Repo) writeWorktreeFile(p string, content []byte, old *remover) (fs.Fil
 // old or the new content, never a mix; it creates the directory when the
 // file did not exist. An existing file is swapped with the temporary one
 // (renameat2 RENAME_EXCHANGE) where the file system can, and its old
-// content, now under the temporary name, is left to old to remove: on
-// ext4 a rename over an existing file first writes the new file's blocks
-// out (auto_da_alloc) and frees the old file's, ~100-150 µs per file of
-// apply's critical path, while an exchange takes ~20 µs and the removal
-// runs beside the next writes. Elsewhere it is a rename.
+// content, now under the temporary name, is left to old to move into the
+// trash: on ext4 a rename over an existing file first writes the new
+// file's blocks out (auto_da_alloc) and frees the old file's, ~100-150 µs
+// per file of apply's critical path, while an exchange takes ~20 µs and
+// the move into the trash runs beside the next writes. Elsewhere it is a
+// rename.
 func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, exists bool, old *remover) (err error) {
 	dir := filepath.Dir(full)
 	if !exists {
@@ -230,16 +232,18 @@ func replaceFile(tmp, dest string, old *remover) error {
 	return os.Rename(tmp, dest)
 }
 
-// remover unlinks files in the background, one at a time: the old
-// contents writeFileAtomic swapped out. wait returns the first error.
+// remover moves files into the trash in the background, one at a time:
+// the old contents writeFileAtomic swapped out. What cannot go there is
+// deleted. wait returns the first error.
 type remover struct {
+	trash trash
 	paths chan [2]string // the temporary name and the file it held
 	done  chan error
 }
 
-func newRemover() *remover { return &remover{} }
+func newRemover(trashDir string) *remover { return &remover{trash: trash{dir: trashDir}} }
 
-// remove unlinks tmp, which holds the old content of full.
+// remove takes tmp, which holds the old content of full, out of the way.
 func (o *remover) remove(tmp, full string) {
 	if o.paths == nil {
 		paths, done := make(chan [2]string, 64), make(chan error, 1)
@@ -247,6 +251,9 @@ func (o *remover) remove(tmp, full string) {
 		go func() {
 			var first error
 			for p := range paths {
+				if o.trash.put(p[0]) {
+					continue
+				}
 				step("unlink", p[0])
 				if err := os.Remove(p[0]); err != nil && first == nil {
 					first = fmt.Errorf("writing %s: removing its old content: %w", p[1], err)
