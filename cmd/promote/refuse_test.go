@@ -105,6 +105,30 @@ func TestRefusalsWriteNothing(t *testing.T) {
 	}
 }
 
+// The dirty check runs while the chart check waits on the repository; a
+// missing chart is still the one refusal said, as when the dirty check
+// came after it: no word about uncommitted files, refused or warned.
+func TestChartRefusalComesFirstAndAlone(t *testing.T) {
+	f := newFleet(t)
+	f.commitFile(t, "versions/qa.yaml", strings.Replace(f.read(t, "versions/qa.yaml"), `"1.4.0"`, `"1.5.0"`, 1), "unpublished")
+	for _, p := range []string{"versions/preprod.yaml", "versions/qa.yaml"} { // edited by the plan; warned about
+		os.WriteFile(filepath.Join(f.Dir, p), []byte(f.read(t, p)+"# wip\n"), 0o644)
+	}
+	before := f.snapshot(t)
+	r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod")
+	if r.code != 1 || !strings.Contains(r.errOut, "1.5.0") || strings.Contains(r.errOut, "uncommitted") {
+		t.Errorf("exit %d, stderr %q; want the chart refusal alone", r.code, r.errOut)
+	}
+	if after := f.snapshot(t); after != before {
+		t.Errorf("something was written:\nbefore %+v\nafter  %+v", before, after)
+	}
+	// Without the chart check, the same run refuses the dirty file.
+	r = f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--skip-chart-check")
+	if r.code != 1 || !strings.Contains(r.errOut, "versions/preprod.yaml: uncommitted changes") || !strings.Contains(r.errOut, "warning: uncommitted changes are not promoted") {
+		t.Errorf("--skip-chart-check: exit %d, stderr %q; want the dirty refusal and the warning", r.code, r.errOut)
+	}
+}
+
 func TestUnrelatedDirtIsLeftAlone(t *testing.T) {
 	f := newFleet(t)
 	p := filepath.Join(f.Dir, "envs/qa/common.yaml")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -161,33 +160,6 @@ func (a *Apply) planUnsettled(build BuildFunc) (*Result, error) {
 	return res, nil
 }
 
-// WarnDirty warns about uncommitted changes to the WarnIfDirty files (for
-// plan, which checks nothing else).
-func (a *Apply) WarnDirty() {
-	if len(a.WarnIfDirty) > 0 {
-		_, _ = a.dirty(nil)
-	}
-}
-
-// dirty checks the touched files and the warn-only files with one read of
-// the index (2 MB in a 20,000-file repository): it warns about the latter
-// and returns the touched files that are dirty.
-func (a *Apply) dirty(touched []string) ([]string, error) {
-	dirty, err := a.Repo.DirtyPaths(append(slices.Clone(touched), a.WarnIfDirty...))
-	if err != nil {
-		return nil, err
-	}
-	var refused []string
-	for _, d := range dirty {
-		if slices.Contains(touched, d) {
-			refused = append(refused, d)
-		} else {
-			a.log().Warn("uncommitted changes are not promoted; promoting the committed values", "file", d)
-		}
-	}
-	return refused, nil
-}
-
 // Run plans against HEAD, verifies chart versions, refuses dirty touched
 // files and, with Push, a stale source environment; then it writes one
 // commit from git objects, moves HEAD and the touched work-tree files to it
@@ -216,10 +188,12 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 		}
 		return res, nil
 	}
+	dirtyCheck := a.startDirty(p.Files())
 	if err := charts.wait(); err != nil {
+		dirtyCheck.discard()
 		return nil, err
 	}
-	if dirty, err := a.dirty(p.Files()); err != nil {
+	if dirty, err := dirtyCheck.wait(); err != nil {
 		return nil, err
 	} else if len(dirty) > 0 {
 		return nil, fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrDirty)
