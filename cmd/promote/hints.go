@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -35,6 +36,9 @@ func message(err error) string {
 		return strings.TrimRight(err.Error(), "\n")
 	}
 	msg := cli.Line(err)
+	if errors.Is(err, cli.ErrInterrupted) || errors.Is(err, context.Canceled) {
+		return msg // no flag gets past a signal
+	}
 	if errors.Is(err, gates.ErrRefused) {
 		return msg + " (" + gateHint(err) + ")"
 	}

@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -27,8 +25,7 @@ func main() {
 	// collection back on for a repository large enough to need it.
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(1 << 30)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := cli.SignalContext()
 	ios := cli.System()
 	os.Exit(exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv)))
 }

@@ -217,6 +217,9 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	// Statuses are reported on the remote branch's commits: with --push
 	// the gates read its history from the tip just fetched.
 	if err := a.gate(ctx, res, tip); err != nil {
+		if ctx.Err() != nil {
+			return nil, interrupted(ctx, "evaluating the gates")
+		}
 		return nil, err
 	}
 	commit, err := a.commit(base, p, a.sourceFor(res))

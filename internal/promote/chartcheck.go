@@ -61,6 +61,9 @@ func (a *Apply) checkCharts(ctx context.Context, refs []ChartRef) error {
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		return interrupted(ctx, "checking charts")
+	}
 	var out []error
 	unreachable := map[string]bool{}
 	for i, err := range errs {
@@ -81,4 +84,12 @@ func (a *Apply) checkCharts(ctx context.Context, refs []ChartRef) error {
 		}
 	}
 	return errors.Join(out...)
+}
+
+// interrupted is the error of a step before anything is written that the
+// run's cancellation (a signal) cut short: said as that, not as the step
+// failing (a chart check "failed", a gate that "cannot evaluate", each
+// with a hint that does not apply).
+func interrupted(ctx context.Context, step string) error {
+	return fmt.Errorf("%s: %w (nothing was written)", step, context.Cause(ctx))
 }
