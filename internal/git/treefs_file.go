@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
@@ -37,11 +36,11 @@ func (t *treeFS) stat(n node) (fs.FileInfo, error) {
 	if n.isDir() {
 		return t.info(n, 0), nil
 	}
-	o, err := t.r.repo.Storer.EncodedObject(plumbing.BlobObject, n.hash)
+	size, err := t.r.repo.Storer.EncodedObjectSize(n.hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: n.name, Err: err}
 	}
-	return t.info(n, o.Size()), nil
+	return t.info(n, size), nil
 }
 
 func (t *treeFS) info(n node, size int64) fileInfo {

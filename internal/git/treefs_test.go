@@ -2,10 +2,13 @@ package git
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -162,4 +165,68 @@ func TestTreeFSReadFileReturnsACopy(t *testing.T) {
 	if b, err := io.ReadAll(f); err != nil || string(b) != want {
 		t.Errorf("Open + ReadAll = %q, %v; want %q", b, err, want)
 	}
+}
+
+// Stat reads a file's size from the object's header (a delta's from its
+// own header) without reading the content: sizes must equal the content's
+// for loose objects, whole objects in a pack and deltas, before and after
+// the content was read.
+func TestTreeFSStatSizeWithoutReading(t *testing.T) {
+	dir := newRepo(t)
+	var big strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&big, "replica-%03d: {image: registry.example.com/app, tag: v1.%d.0}\n", i, i)
+	}
+	writeFile(t, dir, "envs/prod/big.yaml", big.String(), 0o644)
+	writeFile(t, dir, "envs/qa/big.yaml", strings.Replace(big.String(), "replica-200", "replica-2x0", 1)+"extra: true\n", 0o644)
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "big files")
+	run(t, dir, "gc", "-q", "--aggressive")
+	if out := run(t, dir, "verify-pack", "-v", packIndex(t, dir)); !strings.Contains(out, " blob ") || !regexp.MustCompile(`(?m) blob +\d+ \d+ \d+ 1 `).MatchString(out) {
+		t.Fatalf("the pack has no deltified blob:\n%s", out)
+	}
+	writeFile(t, dir, "loose.txt", "a loose object\n", 0o644)
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "loose")
+	for _, readFirst := range []bool{false, true} {
+		r := openRepo(t, dir)
+		tfs, err := r.TreeFS(revParse(t, dir, "HEAD"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+				return err
+			}
+			var data []byte
+			if readFirst {
+				data, err = fs.ReadFile(tfs, p)
+			}
+			fi, serr := fs.Stat(tfs, p)
+			if !readFirst {
+				data, err = fs.ReadFile(tfs, p)
+			}
+			if err != nil || serr != nil {
+				return fmt.Errorf("%s: %v, %v", p, err, serr)
+			}
+			if fi.Size() != int64(len(data)) {
+				t.Errorf("%s (read first: %v): Stat size %d, content %d bytes", p, readFirst, fi.Size(), len(data))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+	}
+}
+
+// packIndex is the repository's one pack index.
+func packIndex(t *testing.T, dir string) string {
+	t.Helper()
+	idx, err := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	if err != nil || len(idx) != 1 {
+		t.Fatalf("pack indexes: %v, %v", idx, err)
+	}
+	return idx[0]
 }
