@@ -67,6 +67,9 @@ type Repo struct {
 	// reading a commit back from a new pack reloads every pack index.
 	subjects sync.Map // plumbing.Hash -> string
 	trashGC  trashEmptier
+
+	packsOnce  sync.Once
+	packReader *packReader // see packs
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git

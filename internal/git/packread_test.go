@@ -1,0 +1,252 @@
+package git
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// historyRepo is newRepo with a history whose files change a little each
+// commit, so that packing makes delta chains.
+func historyRepo(t *testing.T) string {
+	t.Helper()
+	dir := newRepo(t)
+	var values strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&values, "replica-%03d: {image: registry.example.com/app, tag: v1.0.%d}\n", i, i)
+	}
+	for c := range 12 {
+		content := strings.Replace(values.String(), fmt.Sprintf("tag: v1.0.%d}", c*20), fmt.Sprintf("tag: v2.0.%d}", c), 1)
+		writeFile(t, dir, "envs/prod/values.yaml", content, 0o644)
+		writeFile(t, dir, fmt.Sprintf("envs/qa/values-%d.yaml", c%3), content+fmt.Sprintf("rev: %d\n", c), 0o644)
+		run(t, dir, "add", "-A")
+		run(t, dir, "commit", "-q", "-m", fmt.Sprintf("change %d", c))
+	}
+	return dir
+}
+
+// catAll returns every object of the repository as git reads it.
+func catAll(t *testing.T, dir string) map[plumbing.Hash]packedObject {
+	t.Helper()
+	cmd := exec.Command("git", "cat-file", "--batch-all-objects", "--batch")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git cat-file: %v", err)
+	}
+	objs := map[plumbing.Hash]packedObject{}
+	r := bufio.NewReader(bytes.NewReader(out))
+	for {
+		line, err := r.ReadString('\n')
+		if err == io.EOF {
+			return objs
+		}
+		f := strings.Fields(line)
+		if err != nil || len(f) != 3 {
+			t.Fatalf("git cat-file line %q: %v", line, err)
+		}
+		n, _ := strconv.Atoi(f[2])
+		data := make([]byte, n+1) // and the newline after it
+		if _, err := io.ReadFull(r, data); err != nil {
+			t.Fatal(err)
+		}
+		typ, _ := plumbing.ParseObjectType(f[1])
+		objs[plumbing.NewHash(f[0])] = packedObject{typ: typ, data: data[:n]}
+	}
+}
+
+// Every object the pack reader reads equals what git reads, whatever
+// the packing: offset deltas (git's default, here deep ones), base
+// deltas by name, several packs, and a loose object it leaves to go-git.
+func TestPackReaderEqualsGit(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		repack [][]string
+		delta  plumbing.ObjectType // the kind of delta the packs must hold
+	}{
+		{"offset deltas", [][]string{{"gc", "-q", "--aggressive"}}, plumbing.OFSDeltaObject},
+		{"base deltas by name", [][]string{{"-c", "repack.useDeltaBaseOffset=false", "repack", "-q", "-a", "-d", "-f"}}, plumbing.REFDeltaObject},
+		{"two packs", [][]string{{"repack", "-q", "-a", "-d"}, {"commit", "-q", "--allow-empty", "-m", "later"}, {"repack", "-q", "-d"}}, plumbing.OFSDeltaObject},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := historyRepo(t)
+			for _, args := range tt.repack {
+				run(t, dir, args...)
+			}
+			writeFile(t, dir, "loose.txt", "a loose object\n", 0o644)
+			run(t, dir, "add", "loose.txt") // a blob only git's objects directory holds
+			want := catAll(t, dir)
+			pr := openPacks(filepath.Join(dir, ".git", "objects"))
+			if len(pr.packs) == 0 {
+				t.Fatal("no pack read")
+			}
+			packed, deltas := 0, 0
+			for h, w := range want {
+				got, ok, err := pr.object(h)
+				if err != nil {
+					t.Fatalf("%s: %v", h, err)
+				}
+				if !ok {
+					continue
+				}
+				packed++
+				if got.typ != w.typ || !bytes.Equal(got.data, w.data) {
+					t.Errorf("%s: read %s of %d bytes, git reads %s of %d", h, got.typ, len(got.data), w.typ, len(w.data))
+				}
+			}
+			for _, p := range pr.packs {
+				for i := range p.n {
+					off, _ := p.offset(i)
+					if typ, _, _, _ := p.header(off); typ == tt.delta {
+						deltas++
+					}
+				}
+			}
+			if loose := plumbing.ComputeHash(plumbing.BlobObject, []byte("a loose object\n")); packed != len(want)-1 {
+				t.Errorf("read %d of %d objects from packs; all but the loose %s are packed", packed, len(want), loose)
+			}
+			if deltas == 0 {
+				t.Errorf("the packs hold no %s: the test reads nothing it means to", tt.delta)
+			}
+			t.Logf("%d objects, %d of them %s, in %d packs", packed, deltas, tt.delta, len(pr.packs))
+		})
+	}
+}
+
+// A byte changed in a packed object's data is an error naming the object,
+// never other content; the repository's other objects still read.
+func TestPackReaderRefusesDamage(t *testing.T) {
+	dir := historyRepo(t)
+	run(t, dir, "gc", "-q")
+	blob := plumbing.NewHash(run(t, dir, "rev-parse", "HEAD:envs/prod/values.yaml"))
+	pr := openPacks(filepath.Join(dir, ".git", "objects"))
+	p := pr.packs[0]
+	off, ok := p.find(blob)
+	if !ok {
+		t.Fatal("blob not in the pack")
+	}
+	packPath, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	data, err := os.ReadFile(packPath[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, body, _ := p.header(off)
+	data[body+8] ^= 0x40 // inside the compressed data
+	os.Chmod(packPath[0], 0o644)
+	if err := os.WriteFile(packPath[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := openRepo(t, dir)
+	defer r.Close()
+	head := revParse(t, dir, "HEAD")
+	_, err = r.ReadFile(head, "envs/prod/values.yaml")
+	if err == nil || !strings.Contains(err.Error(), blob.String()) {
+		t.Errorf("reading the damaged blob: %v; want an error naming %s", err, blob)
+	}
+	if got, err := r.ReadFile(head, "scripts/deploy.sh"); err != nil || string(got) != "#!/bin/sh\necho deploy\n" {
+		t.Errorf("an intact blob: %q, %v", got, err)
+	}
+}
+
+// Reading through the repository (trees, blobs, Stat sizes) with the pack
+// reader gives what go-git alone gives.
+func TestTreeFSWithPackReaderEqualsGoGit(t *testing.T) {
+	dir := historyRepo(t)
+	run(t, dir, "gc", "-q", "--aggressive")
+	r := openRepo(t, dir)
+	defer r.Close()
+	tfs, err := r.TreeFS(revParse(t, dir, "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return err
+		}
+		got, err := fs.ReadFile(tfs, p)
+		if err != nil {
+			return err
+		}
+		want := run(t, dir, "show", "HEAD:"+p)
+		if strings.TrimSuffix(string(got), "\n") != want {
+			t.Errorf("%s differs from git show", p)
+		}
+		if fi, err := fs.Stat(tfs, p); err != nil || fi.Size() != int64(len(got)) {
+			t.Errorf("%s: Stat %v, %v; content %d bytes", p, fi, err, len(got))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fuzzPack is a small real pack with deltas, and its index.
+func fuzzPack(f *testing.F) (idx, pack []byte) {
+	dir := f.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=f", "-c", "user.email=f@e"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			f.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	for i := range 3 {
+		os.WriteFile(filepath.Join(dir, "values.yaml"), []byte(strings.Repeat("replicas: 2\nimage: app\n", 20)+fmt.Sprintf("tag: v%d\n", i)), 0o644)
+		git("add", "-A")
+		git("commit", "-q", "-m", "x")
+	}
+	git("gc", "-q", "--aggressive")
+	idxs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	idx, _ = os.ReadFile(idxs[0])
+	pack, _ = os.ReadFile(strings.TrimSuffix(idxs[0], ".idx") + ".pack")
+	return idx, pack
+}
+
+// readAllIndexed reads every object idx names; what is read must have the
+// hash asked for.
+func readAllIndexed(t *testing.T, idx, data []byte) {
+	p, err := newPackData(idx, data)
+	if err != nil {
+		return
+	}
+	pr := &packReader{packs: []*packData{p}, bases: map[baseKey]packedObject{}}
+	const head = 8 + 256*4
+	for i := range min(p.n, 64) {
+		h := plumbing.Hash(idx[head+int(i)*20 : head+int(i)*20+20])
+		if o, ok, err := pr.object(h); err == nil && ok && objectHash(o) != h {
+			t.Fatalf("%s read as content hashing to %s", h, objectHash(o))
+		}
+	}
+}
+
+// FuzzPackData: any index and pack bytes are refused or read without a
+// panic; what is read has the hash asked for.
+func FuzzPackData(f *testing.F) {
+	idx, pack := fuzzPack(f)
+	f.Add(idx, pack)
+	f.Fuzz(readAllIndexed)
+}
+
+// FuzzPackObjects fuzzes a real pack's objects behind its valid header,
+// trailer and index, which FuzzPackData rarely gets past: object headers,
+// zlib streams, delta offsets and delta instructions.
+func FuzzPackObjects(f *testing.F) {
+	idx, pack := fuzzPack(f)
+	f.Add(pack[12 : len(pack)-20])
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := append(append(append([]byte{}, pack[:12]...), body...), pack[len(pack)-20:]...)
+		readAllIndexed(t, idx, data)
+	})
+}
