@@ -61,6 +61,7 @@ func (r *Repo) flushBatch(b *objectBatch) error {
 		return err
 	}
 	r.storage.Reindex()
+	r.packWritten(idx, pack)
 	return nil
 }
 

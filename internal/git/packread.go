@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
@@ -34,7 +35,7 @@ import (
 // error, never wrong content. Returned contents never alias the mapped
 // files, which stay mapped for the life of the process.
 type packReader struct {
-	packs  []*packData
+	packs  atomic.Pointer[[]*packData] // replaced whole when a pack is added
 	mu     sync.Mutex
 	bases  map[baseKey]packedObject // resolved delta bases, by pack and offset
 	cached int                      // their bytes, up to maxBaseCache
@@ -66,14 +67,33 @@ var errPackFormat = errors.New("pack format not read here")
 // openPacks reads the pack indexes and packs under objectsDir; a pack it
 // cannot read is left to go-git.
 func openPacks(objectsDir string) *packReader {
-	pr := &packReader{bases: map[baseKey]packedObject{}}
+	var packs []*packData
 	idxs, _ := filepath.Glob(filepath.Join(objectsDir, "pack", "pack-*.idx"))
 	for _, idx := range idxs {
 		if p, err := readPack(idx); err == nil {
-			pr.packs = append(pr.packs, p)
+			packs = append(packs, p)
 		}
 	}
+	return newPackReader(packs)
+}
+
+func newPackReader(packs []*packData) *packReader {
+	pr := &packReader{bases: map[baseKey]packedObject{}}
+	pr.packs.Store(&packs)
 	return pr
+}
+
+// add makes a pack this process wrote readable (its index and content as
+// written).
+func (pr *packReader) add(idx, data []byte) {
+	p, err := newPackData(idx, data)
+	if err != nil {
+		return
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	packs := append(append([]*packData{}, *pr.packs.Load()...), p)
+	pr.packs.Store(&packs)
 }
 
 // readPack maps a pack and its index (packs are never written in place,
@@ -173,7 +193,7 @@ func (p *packData) offset(i uint32) (uint64, bool) {
 // object returns h's type and content, or ok false when h is not in the
 // packs this reader knows.
 func (pr *packReader) object(h plumbing.Hash) (packedObject, bool, error) {
-	for _, p := range pr.packs {
+	for _, p := range *pr.packs.Load() {
 		off, ok := p.find(h)
 		if !ok {
 			continue
@@ -348,8 +368,22 @@ func inflate(b []byte, size uint64) ([]byte, error) {
 
 // packs returns the repository's pack reader, opened on first use.
 func (r *Repo) packs() *packReader {
-	r.packsOnce.Do(func() { r.packReader = openPacks(filepath.Join(r.commonDir, "objects")) })
+	r.packsMu.Lock()
+	defer r.packsMu.Unlock()
+	if r.packReader == nil {
+		r.packReader = openPacks(filepath.Join(r.commonDir, "objects"))
+	}
 	return r.packReader
+}
+
+// packWritten makes a pack this process wrote readable by the pack
+// reader if it is open (one opened later finds the pack on disk).
+func (r *Repo) packWritten(idx, data []byte) {
+	r.packsMu.Lock()
+	defer r.packsMu.Unlock()
+	if r.packReader != nil {
+		r.packReader.add(idx, data)
+	}
 }
 
 // EncodedObject reads packed objects with the pack reader, the rest with

@@ -87,7 +87,7 @@ func TestPackReaderEqualsGit(t *testing.T) {
 			run(t, dir, "add", "loose.txt") // a blob only git's objects directory holds
 			want := catAll(t, dir)
 			pr := openPacks(filepath.Join(dir, ".git", "objects"))
-			if len(pr.packs) == 0 {
+			if len(*pr.packs.Load()) == 0 {
 				t.Fatal("no pack read")
 			}
 			packed, deltas := 0, 0
@@ -104,7 +104,7 @@ func TestPackReaderEqualsGit(t *testing.T) {
 					t.Errorf("%s: read %s of %d bytes, git reads %s of %d", h, got.typ, len(got.data), w.typ, len(w.data))
 				}
 			}
-			for _, p := range pr.packs {
+			for _, p := range *pr.packs.Load() {
 				for i := range p.n {
 					off, _ := p.offset(i)
 					if typ, _, _, _ := p.header(off); typ == tt.delta {
@@ -118,7 +118,7 @@ func TestPackReaderEqualsGit(t *testing.T) {
 			if deltas == 0 {
 				t.Errorf("the packs hold no %s: the test reads nothing it means to", tt.delta)
 			}
-			t.Logf("%d objects, %d of them %s, in %d packs", packed, deltas, tt.delta, len(pr.packs))
+			t.Logf("%d objects, %d of them %s, in %d packs", packed, deltas, tt.delta, len(*pr.packs.Load()))
 		})
 	}
 }
@@ -130,7 +130,7 @@ func TestPackReaderRefusesDamage(t *testing.T) {
 	run(t, dir, "gc", "-q")
 	blob := plumbing.NewHash(run(t, dir, "rev-parse", "HEAD:envs/prod/values.yaml"))
 	pr := openPacks(filepath.Join(dir, ".git", "objects"))
-	p := pr.packs[0]
+	p := (*pr.packs.Load())[0]
 	off, ok := p.find(blob)
 	if !ok {
 		t.Fatal("blob not in the pack")
@@ -221,7 +221,7 @@ func readAllIndexed(t *testing.T, idx, data []byte) {
 	if err != nil {
 		return
 	}
-	pr := &packReader{packs: []*packData{p}, bases: map[baseKey]packedObject{}}
+	pr := newPackReader([]*packData{p})
 	const head = 8 + 256*4
 	for i := range min(p.n, 64) {
 		h := plumbing.Hash(idx[head+int(i)*20 : head+int(i)*20+20])
@@ -249,4 +249,32 @@ func FuzzPackObjects(f *testing.F) {
 		data := append(append(append([]byte{}, pack[:12]...), body...), pack[len(pack)-20:]...)
 		readAllIndexed(t, idx, data)
 	})
+}
+
+// A pack this process writes (a commit's objects) is read by the pack
+// reader from then on, not left to go-git, which would decode every pack
+// index again to find it.
+func TestWrittenPackIsReadByThePackReader(t *testing.T) {
+	dir := historyRepo(t)
+	run(t, dir, "gc", "-q")
+	r := openRepo(t, dir)
+	defer r.Close()
+	head := revParse(t, dir, "HEAD")
+	if _, err := r.ReadFile(head, "envs/prod/values.yaml"); err != nil { // opens the reader
+		t.Fatal(err)
+	}
+	next := commitFiles(t, r, head, map[string]string{"envs/prod/values.yaml": "a: 1\n", "envs/qa/values-0.yaml": "b: 2\n"}, "promote")
+	if n := len(*r.packs().packs.Load()); n != 2 {
+		t.Fatalf("the reader knows %d packs, want the clone's and the one written", n)
+	}
+	o, ok, err := r.packs().object(next)
+	if err != nil || !ok || o.typ != plumbing.CommitObject {
+		t.Fatalf("the new commit from the pack reader: %v, %v, %v", o.typ, ok, err)
+	}
+	if got, err := r.ReadFile(next, "envs/qa/values-0.yaml"); err != nil || string(got) != "b: 2\n" {
+		t.Errorf("a new blob: %q, %v", got, err)
+	}
+	if got := run(t, dir, "cat-file", "-p", next.String()+":envs/prod/values.yaml"); got != "a: 1" {
+		t.Errorf("git reads %q", got)
+	}
 }

@@ -68,7 +68,7 @@ type Repo struct {
 	subjects sync.Map // plumbing.Hash -> string
 	trashGC  trashEmptier
 
-	packsOnce  sync.Once
+	packsMu    sync.Mutex
 	packReader *packReader // see packs
 }
 
