@@ -39,6 +39,7 @@ type packReader struct {
 	mu     sync.Mutex
 	bases  map[baseKey]packedObject // resolved delta bases, by pack and offset
 	cached int                      // their bytes, up to maxBaseCache
+	cache  *objectCache             // objects read last, checked
 }
 
 // maxBaseCache bounds the delta bases kept (the first ones read stay).
@@ -78,7 +79,7 @@ func openPacks(objectsDir string) *packReader {
 }
 
 func newPackReader(packs []*packData) *packReader {
-	pr := &packReader{bases: map[baseKey]packedObject{}}
+	pr := &packReader{bases: map[baseKey]packedObject{}, cache: newObjectCache(96 << 20)}
 	pr.packs.Store(&packs)
 	return pr
 }
@@ -193,6 +194,9 @@ func (p *packData) offset(i uint32) (uint64, bool) {
 // object returns h's type and content, or ok false when h is not in the
 // packs this reader knows.
 func (pr *packReader) object(h plumbing.Hash) (packedObject, bool, error) {
+	if o, ok := pr.cache.get(h); ok {
+		return o, true, nil
+	}
 	for _, p := range *pr.packs.Load() {
 		off, ok := p.find(h)
 		if !ok {
@@ -208,6 +212,7 @@ func (pr *packReader) object(h plumbing.Hash) (packedObject, bool, error) {
 		if got := objectHash(o); got != h {
 			return packedObject{}, false, fmt.Errorf("reading object %s from its pack: content hashes to %s", h, got)
 		}
+		pr.cache.put(h, o)
 		return o, true, nil
 	}
 	return packedObject{}, false, nil
@@ -399,12 +404,29 @@ func (s refStorage) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumb
 	if t != plumbing.AnyObject && t != o.typ {
 		return nil, plumbing.ErrObjectNotFound // as go-git answers a type mismatch
 	}
-	mo := &plumbing.MemoryObject{}
-	mo.SetType(o.typ)
-	mo.SetSize(int64(len(o.data)))
-	mo.Write(o.data)
-	return mo, nil
+	return &readObject{h: h, o: o}, nil
 }
+
+// readObject is a packed object as go-git's decoders take it: its hash
+// known (a MemoryObject would hash its content again, with collision
+// detection, for every blob decoded) and its content shared read-only
+// with the cache.
+type readObject struct {
+	h plumbing.Hash
+	o packedObject
+}
+
+func (r *readObject) Hash() plumbing.Hash         { return r.h }
+func (r *readObject) Type() plumbing.ObjectType   { return r.o.typ }
+func (r *readObject) SetType(plumbing.ObjectType) {}
+func (r *readObject) Size() int64                 { return int64(len(r.o.data)) }
+func (r *readObject) SetSize(int64)               {}
+func (r *readObject) Reader() (io.ReadCloser, error) {
+	return io.NopCloser(bytes.NewReader(r.o.data)), nil
+}
+func (r *readObject) Writer() (io.WriteCloser, error) { return nil, errReadOnlyObject }
+
+var errReadOnlyObject = errors.New("a packed object is read-only")
 
 // EncodedObjectSize is EncodedObject's size.
 func (s refStorage) EncodedObjectSize(h plumbing.Hash) (int64, error) {
