@@ -3,6 +3,7 @@ package git
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -276,5 +277,34 @@ func TestWrittenPackIsReadByThePackReader(t *testing.T) {
 	}
 	if got := run(t, dir, "cat-file", "-p", next.String()+":envs/prod/values.yaml"); got != "a: 1" {
 		t.Errorf("git reads %q", got)
+	}
+}
+
+// Offsets past 2 GiB sit in the index's table of 8-byte offsets, which
+// the 4-byte entry points at with its top bit set.
+func TestPackIndexLargeOffsets(t *testing.T) {
+	const head = 8 + 256*4
+	n := 2
+	idx := make([]byte, head+n*28+8+40)
+	copy(idx, []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2})
+	for i := 0; i < 256; i++ {
+		binary.BigEndian.PutUint32(idx[8+i*4:], uint32(n))
+	}
+	at := head + n*24
+	binary.BigEndian.PutUint32(idx[at:], 12)           // a small offset
+	binary.BigEndian.PutUint32(idx[at+4:], 0x80000000) // the first large one
+	binary.BigEndian.PutUint64(idx[head+n*28:], 5<<30) // 5 GiB
+	if got, err := checkIndex(idx); err != nil || got != uint32(n) {
+		t.Fatalf("checkIndex = %d, %v", got, err)
+	}
+	p := &packData{idx: idx, n: uint32(n)}
+	for i, want := range []uint64{12, 5 << 30} {
+		if off, ok := p.offset(uint32(i)); !ok || off != want {
+			t.Errorf("offset %d = %d, %v; want %d", i, off, ok, want)
+		}
+	}
+	binary.BigEndian.PutUint32(idx[at+4:], 0x80000001) // past the table
+	if _, ok := p.offset(1); ok {
+		t.Error("an offset past the large-offset table was read")
 	}
 }
