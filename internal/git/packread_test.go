@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,39 +155,6 @@ func TestPackReaderRefusesDamage(t *testing.T) {
 	}
 	if got, err := r.ReadFile(head, "scripts/deploy.sh"); err != nil || string(got) != "#!/bin/sh\necho deploy\n" {
 		t.Errorf("an intact blob: %q, %v", got, err)
-	}
-}
-
-// Reading through the repository (trees, blobs, Stat sizes) with the pack
-// reader gives what go-git alone gives.
-func TestTreeFSWithPackReaderEqualsGoGit(t *testing.T) {
-	dir := historyRepo(t)
-	run(t, dir, "gc", "-q", "--aggressive")
-	r := openRepo(t, dir)
-	defer r.Close()
-	tfs, err := r.TreeFS(revParse(t, dir, "HEAD"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
-			return err
-		}
-		got, err := fs.ReadFile(tfs, p)
-		if err != nil {
-			return err
-		}
-		want := run(t, dir, "show", "HEAD:"+p)
-		if strings.TrimSuffix(string(got), "\n") != want {
-			t.Errorf("%s differs from git show", p)
-		}
-		if fi, err := fs.Stat(tfs, p); err != nil || fi.Size() != int64(len(got)) {
-			t.Errorf("%s: Stat %v, %v; content %d bytes", p, fi, err, len(got))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
