@@ -9,9 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -33,13 +31,12 @@ func main() {
 		fmt.Fprintf(ios.ErrOut, "manifestdiff: %v\n", err)
 		os.Exit(1)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx := cli.SignalContext()
 	tuneGC(os.Getenv)
 	stopProfiles := startProfiles(ios, os.Getenv)
 	err = runArgs(ctx, os.Args[1:], ios, os.Getenv)
 	stopProfiles()
 	code := exitCode(ios, err)
-	stop()
 	flush()
 	os.Exit(code)
 }

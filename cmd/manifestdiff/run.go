@@ -93,6 +93,11 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if progress {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}
+	if ctx.Err() != nil {
+		// The apps a signal cut short did not fail: a report would say
+		// they did.
+		return fmt.Errorf("%w; no report written or posted", context.Cause(ctx))
+	}
 	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) && !errors.Is(runErr, manifestdiff.ErrLive) {
 		return runErr
 	}
