@@ -38,25 +38,33 @@ func TestSignalCancelsTheRunAndWritesNothing(t *testing.T) {
 	}
 }
 
-// The same while the gates wait on GitLab: an interrupted evaluation is
-// not a gate that "cannot evaluate", refused with exit code 3.
+// The same while the gates wait on GitLab, for apply and for plan: an
+// interrupted evaluation is not a gate that "cannot evaluate", refused
+// with exit code 3.
 func TestSignalDuringTheGatesIsNoRefusal(t *testing.T) {
 	m := newGatedFleet(t, "{sourceHealthy: true}", alwaysOpen)
-	asked, release := make(chan struct{}, 8), make(chan struct{})
-	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked <- struct{}{}
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	t.Cleanup(func() { close(release); hung.Close() })
-	before := m.snapshot(t)
-	env := processEnv(t, "CI_API_V4_URL="+hung.URL+"/api/v4", "CI_PROJECT_ID="+mrProject, "GITLAB_TOKEN="+m.gl.Token())
-	cmd, stdout, stderr := promoteCmd(t, m.Dir, env, "apply", "--from", "preprod", "--to", "prod", "--skip-chart-check")
-	interruptWhenAsked(t, cmd, stdout, stderr, asked, syscall.SIGINT, "evaluating the gates: interrupted by SIGINT (nothing was written)")
-	if after := m.snapshot(t); after != before {
-		t.Errorf("something was written:\nbefore %+v\nafter  %+v", before, after)
+	for _, args := range [][]string{
+		{"apply", "--from", "preprod", "--to", "prod", "--skip-chart-check"},
+		{"plan", "--from", "preprod", "--to", "prod"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			asked, release := make(chan struct{}, 8), make(chan struct{})
+			hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				asked <- struct{}{}
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+			}))
+			t.Cleanup(func() { close(release); hung.Close() })
+			before := m.snapshot(t)
+			env := processEnv(t, "CI_API_V4_URL="+hung.URL+"/api/v4", "CI_PROJECT_ID="+mrProject, "GITLAB_TOKEN="+m.gl.Token())
+			cmd, stdout, stderr := promoteCmd(t, m.Dir, env, args...)
+			interruptWhenAsked(t, cmd, stdout, stderr, asked, syscall.SIGINT, "evaluating the gates: interrupted by SIGINT (nothing was written)")
+			if after := m.snapshot(t); after != before {
+				t.Errorf("something was written:\nbefore %+v\nafter  %+v", before, after)
+			}
+		})
 	}
 }
 

@@ -91,7 +91,8 @@ func (a *Apply) PlanOnly(ctx context.Context, build BuildFunc) (*Result, error) 
 
 // gate runs a.Gate on a plan with edits. The target env is read at tip
 // (the remote branch once fetched) or else at the plan's base; statuses
-// are walked from the same commit for plan and apply (StatusStart).
+// are walked from the same commit for plan and apply (StatusStart). An
+// evaluation a signal cut short is an interruption, not a refusal.
 func (a *Apply) gate(ctx context.Context, res *Result, tip plumbing.Hash) error {
 	if a.Gate == nil || len(res.Plan.Edits) == 0 {
 		return nil
@@ -104,7 +105,11 @@ func (a *Apply) gate(ctx context.Context, res *Result, tip plumbing.Hash) error 
 		at.Source = plumbing.NewHash(res.Source)
 	}
 	at.Statuses = a.StatusStart(res)
-	return a.Gate(ctx, at, res.Plan)
+	err := a.Gate(ctx, at, res.Plan)
+	if err != nil && ctx.Err() != nil {
+		return interrupted(ctx, "evaluating the gates")
+	}
+	return err
 }
 
 // StatusStart is where the gates walk the history for deployment
@@ -217,9 +222,6 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	// Statuses are reported on the remote branch's commits: with --push
 	// the gates read its history from the tip just fetched.
 	if err := a.gate(ctx, res, tip); err != nil {
-		if ctx.Err() != nil {
-			return nil, interrupted(ctx, "evaluating the gates")
-		}
 		return nil, err
 	}
 	commit, err := a.commit(base, p, a.sourceFor(res))
