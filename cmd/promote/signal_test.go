@@ -2,13 +2,12 @@ package main
 
 import (
 	"bytes"
-	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/testutil/hang"
 )
 
 // SIGINT or SIGTERM while apply waits on the chart repository cancels the
@@ -19,18 +18,11 @@ func TestSignalCancelsTheRunAndWritesNothing(t *testing.T) {
 	for name, sig := range map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM} {
 		t.Run(name, func(t *testing.T) {
 			f := newFleet(t)
-			asked, release := make(chan struct{}, 8), make(chan struct{})
-			f.Charts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				asked <- struct{}{}
-				select {
-				case <-release:
-				case <-r.Context().Done():
-				}
-			})
-			t.Cleanup(func() { close(release) })
+			hung := hang.New(t)
+			f.Charts.Config.Handler = hung
 			before := f.snapshot(t)
 			cmd, stdout, stderr := promoteCmd(t, f.Dir, processEnv(t), "apply", "--from", "qa", "--to", "preprod")
-			interruptWhenAsked(t, cmd, stdout, stderr, asked, sig, "checking charts: interrupted by "+name+" (nothing was written)")
+			checkInterrupted(t, hang.Interrupt(t, cmd, hung, sig), stdout, stderr, "checking charts: interrupted by "+name+" (nothing was written)")
 			if after := f.snapshot(t); after != before {
 				t.Errorf("something was written:\nbefore %+v\nafter  %+v", before, after)
 			}
@@ -48,19 +40,13 @@ func TestSignalDuringTheGatesIsNoRefusal(t *testing.T) {
 		{"plan", "--from", "preprod", "--to", "prod"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
-			asked, release := make(chan struct{}, 8), make(chan struct{})
-			hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				asked <- struct{}{}
-				select {
-				case <-release:
-				case <-r.Context().Done():
-				}
-			}))
-			t.Cleanup(func() { close(release); hung.Close() })
+			handler := hang.New(t)
+			hung := httptest.NewServer(handler)
+			t.Cleanup(hung.Close)
 			before := m.snapshot(t)
 			env := processEnv(t, "CI_API_V4_URL="+hung.URL+"/api/v4", "CI_PROJECT_ID="+mrProject, "GITLAB_TOKEN="+m.gl.Token())
 			cmd, stdout, stderr := promoteCmd(t, m.Dir, env, args...)
-			interruptWhenAsked(t, cmd, stdout, stderr, asked, syscall.SIGINT, "evaluating the gates: interrupted by SIGINT (nothing was written)")
+			checkInterrupted(t, hang.Interrupt(t, cmd, handler, syscall.SIGINT), stdout, stderr, "evaluating the gates: interrupted by SIGINT (nothing was written)")
 			if after := m.snapshot(t); after != before {
 				t.Errorf("something was written:\nbefore %+v\nafter  %+v", before, after)
 			}
@@ -68,32 +54,10 @@ func TestSignalDuringTheGatesIsNoRefusal(t *testing.T) {
 	}
 }
 
-// interruptWhenAsked starts cmd, sends sig once a server it calls was
-// asked, and checks that promote exits 1 by itself with want as its one
-// line of stderr, and prints no result.
-func interruptWhenAsked(t *testing.T, cmd *exec.Cmd, stdout, stderr *bytes.Buffer, asked chan struct{}, sig syscall.Signal, want string) {
+// checkInterrupted: promote exited 1 by itself (err is Wait's) with want
+// as its one line of stderr, and printed no result.
+func checkInterrupted(t *testing.T, err error, stdout, stderr *bytes.Buffer, want string) {
 	t.Helper()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-asked:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("promote never asked the server")
-	}
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("promote still runs after %s", sig)
-	}
 	code := exitStatus(t, err)
 	if line := strings.TrimSpace(stderr.String()); code != 1 || line != "promote: "+want {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, stderr, "promote: "+want)
