@@ -66,14 +66,15 @@ func (r *readObject) Writer() (io.WriteCloser, error) { return nil, errReadOnlyO
 
 var errReadOnlyObject = errors.New("a packed object is read-only")
 
-// EncodedObjectSize is EncodedObject's size.
+// EncodedObjectSize is EncodedObject's size, from the pack reader's
+// headers where it can (see packReader.size).
 func (s refStorage) EncodedObjectSize(h plumbing.Hash) (int64, error) {
-	o, ok, err := s.r.packs().object(h)
+	size, ok, err := s.r.packs().size(h)
 	if err != nil {
 		return 0, err
 	}
 	if !ok {
 		return s.Storage.EncodedObjectSize(h)
 	}
-	return int64(len(o.data)), nil
+	return size, nil
 }
