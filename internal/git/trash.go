@@ -22,6 +22,10 @@ import (
 // where `git status` and `git add -A` never look.
 const trashName = "gitops-promote.trash"
 
+// trashDir is the repository's trash: in the git directory, a work
+// tree's own for a linked one, like its index.
+func (r *Repo) trashDir() string { return filepath.Join(r.gitDir, trashName) }
+
 // trash moves old contents into the repository's trash directory.
 type trash struct {
 	dir  string
@@ -59,7 +63,7 @@ func (r *Repo) emptyTrash() {
 		r.trashGC.wg.Add(1)
 		go func() {
 			defer r.trashGC.wg.Done()
-			dir := filepath.Join(r.gitDir, trashName)
+			dir := r.trashDir()
 			entries, err := os.ReadDir(dir)
 			if err != nil {
 				return // no trash yet, or none readable: nothing to do

@@ -72,7 +72,7 @@ func (r *Repo) rewriteIndex(update func(cur *indexFile, old *remover) ([][]byte,
 	if err != nil {
 		return err
 	}
-	old := newRemover(filepath.Join(r.gitDir, trashName))
+	old := newRemover(r.trashDir())
 	defer func() {
 		if werr := old.wait(); err == nil {
 			err = werr
