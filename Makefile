@@ -37,6 +37,9 @@ test:
 	# the suites behind build tags (their own targets run them) still compile
 	$(GO) vet -tags live,browser,crashtest,mangen ./...
 	$(GO) test -count=1 -timeout 20m $(GOFLAGS_TEST) ./...
+	# tree views read one repository from many goroutines without its lock
+	# (internal/git/objects.go): their concurrency test under the race detector
+	$(GO) test -count=1 -race -run 'Concurrent' ./internal/git
 
 test-short:
 	$(GO) test -short ./...

@@ -58,7 +58,7 @@ type Repo struct {
 	indexMu   sync.Mutex
 	index     *indexFile // the index as last read (see readIndex)
 	batch     *objectBatch
-	mu        sync.Mutex // serialises object reads of tree views (see treefs_lock.go)
+	mu        sync.Mutex // serialises go-git object reads of tree views and history walks (objects.go)
 
 	cfgOnce sync.Once // the merged git config, for Identity
 	cfg     *formatcfg.Config

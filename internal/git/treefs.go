@@ -9,11 +9,11 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // maxSymlinkHops bounds symlink resolution, like the kernel's ELOOP limit.
@@ -39,38 +39,55 @@ func (r *Repo) ReadFile(commit plumbing.Hash, p string) ([]byte, error) {
 // read from the object store on demand, so it costs nothing up front even
 // on large repositories. Symlinks are followed when they stay inside the
 // tree; submodules appear as empty directories. Every file's ModTime is the
-// commit's committer time.
+// commit's committer time. A view is safe for concurrent use.
 func (r *Repo) TreeFS(commit plumbing.Hash) (fs.FS, error) {
+	r.mu.Lock()
 	c, err := r.commit(commit)
+	r.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	tree, err := c.Tree()
-	if err != nil {
+	t := &treeFS{r: r, root: c.TreeHash, mtime: c.Committer.When, trees: map[plumbing.Hash]*gitTree{}}
+	if _, err := t.tree(c.TreeHash); err != nil {
 		return nil, fmt.Errorf("reading tree of %s: %w", commit, err)
 	}
-	return &treeFS{r: r, root: tree, mtime: c.Committer.When, trees: map[plumbing.Hash]*object.Tree{}}, nil
+	return t, nil
 }
 
+// treeFS reads packed objects through the pack reader, which many
+// goroutines may use at once (manifestdiff renders from one view in
+// parallel; promote's plan and ordering checks read the same tree side by
+// side), and only the rest through go-git under the repository's lock
+// (objects.go).
 type treeFS struct {
 	r     *Repo
-	root  *object.Tree
+	root  plumbing.Hash
 	mtime time.Time
-	// trees caches decoded trees (under the repo lock): every lookup walks
-	// from the root, and globbing an env's manifests looks up hundreds of
-	// paths through the same few trees.
-	trees map[plumbing.Hash]*object.Tree
+	// trees caches decoded trees: every lookup walks from the root, and
+	// globbing an env's manifests looks up hundreds of paths through the
+	// same few trees. mu guards the map; a gitTree is immutable.
+	mu    sync.Mutex
+	trees map[plumbing.Hash]*gitTree
 }
 
-func (t *treeFS) tree(h plumbing.Hash) (*object.Tree, error) {
-	if tr, ok := t.trees[h]; ok {
+func (t *treeFS) tree(h plumbing.Hash) (*gitTree, error) {
+	t.mu.Lock()
+	tr, ok := t.trees[h]
+	t.mu.Unlock()
+	if ok {
 		return tr, nil
 	}
-	tr, err := t.r.repo.TreeObject(h)
-	if err == nil {
-		t.trees[h] = tr
+	data, err := t.r.objectData(h, plumbing.TreeObject)
+	if err != nil {
+		return nil, err
 	}
-	return tr, err
+	if tr, err = parseTree(data); err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", h, err)
+	}
+	t.mu.Lock()
+	t.trees[h] = tr
+	t.mu.Unlock()
+	return tr, nil
 }
 
 // node is a resolved tree entry.
@@ -106,15 +123,19 @@ func (t *treeFS) resolve(op, name string, followLast bool) (node, error) {
 // walk looks p up component by component. On meeting a symlink it returns
 // the path to continue with instead of a node.
 func (t *treeFS) walk(p string, followLast bool) (node, string, error) {
-	n := node{name: ".", mode: filemode.Dir, hash: t.root.Hash}
+	n := node{name: ".", mode: filemode.Dir, hash: t.root}
 	if p == "." {
 		return n, "", nil
 	}
 	parts := strings.Split(p, "/")
-	tree, dir := t.root, "."
+	tree, err := t.tree(t.root)
+	if err != nil {
+		return node{}, "", err
+	}
+	dir := "."
 	for i, part := range parts {
-		e, err := tree.FindEntry(part)
-		if err != nil {
+		e, ok := tree.find(part)
+		if !ok {
 			return node{}, "", fs.ErrNotExist
 		}
 		n = node{name: part, mode: e.Mode, hash: e.Hash}
@@ -152,20 +173,19 @@ func (t *treeFS) followLink(dir string, h plumbing.Hash, rest []string) (string,
 	return next, nil
 }
 
+// blob returns a copy of blob h's content: the pack reader's cache shares
+// the original with every other reader.
 func (t *treeFS) blob(h plumbing.Hash) ([]byte, error) {
-	b, err := t.r.repo.BlobObject(h)
+	data, err := t.r.objectData(h, plumbing.BlobObject)
 	if err != nil {
 		return nil, err
 	}
-	rc, err := b.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(rc)
+	return bytes.Clone(data), nil
 }
 
-func (t *treeFS) openNoLock(name string) (fs.File, error) {
+// Open, ReadFile, ReadDir and Stat make treeFS an fs.FS (and the three
+// interfaces of fs); Lstat and ReadLink an fs.ReadLinkFS (treefs_file.go).
+func (t *treeFS) Open(name string) (fs.File, error) {
 	n, err := t.resolve("open", name, true)
 	if err != nil {
 		return nil, err
@@ -180,7 +200,7 @@ func (t *treeFS) openNoLock(name string) (fs.File, error) {
 	return &blobFile{rc: io.NopCloser(bytes.NewReader(data)), info: t.info(n, int64(len(data)))}, nil
 }
 
-func (t *treeFS) readFileNoLock(name string) ([]byte, error) {
+func (t *treeFS) ReadFile(name string) ([]byte, error) {
 	n, err := t.resolve("readfile", name, true)
 	if err != nil {
 		return nil, err
@@ -195,7 +215,7 @@ func (t *treeFS) readFileNoLock(name string) ([]byte, error) {
 	return b, nil
 }
 
-func (t *treeFS) readDirNoLock(name string) ([]fs.DirEntry, error) {
+func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	n, err := t.resolve("readdir", name, true)
 	if err != nil {
 		return nil, err
@@ -214,8 +234,8 @@ func (t *treeFS) readDir(name string, n node) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
-	out := make([]fs.DirEntry, 0, len(tree.Entries))
-	for _, e := range tree.Entries {
+	out := make([]fs.DirEntry, 0, len(tree.entries))
+	for _, e := range tree.entries {
 		out = append(out, dirEntry{t: t, n: node{name: e.Name, mode: e.Mode, hash: e.Hash}})
 	}
 	// Git orders a directory "a" as "a/", fs.ReadDir wants plain name order.
@@ -223,7 +243,7 @@ func (t *treeFS) readDir(name string, n node) ([]fs.DirEntry, error) {
 	return out, nil
 }
 
-func (t *treeFS) statNoLock(name string) (fs.FileInfo, error) {
+func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
 	n, err := t.resolve("stat", name, true)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 )
 
 // Lstat and ReadLink make treeFS an fs.ReadLinkFS.
-func (t *treeFS) lstatNoLock(name string) (fs.FileInfo, error) {
+func (t *treeFS) Lstat(name string) (fs.FileInfo, error) {
 	n, err := t.resolve("lstat", name, false)
 	if err != nil {
 		return nil, err
@@ -17,7 +17,7 @@ func (t *treeFS) lstatNoLock(name string) (fs.FileInfo, error) {
 	return t.stat(n)
 }
 
-func (t *treeFS) readLinkNoLock(name string) (string, error) {
+func (t *treeFS) ReadLink(name string) (string, error) {
 	n, err := t.resolve("readlink", name, false)
 	if err != nil {
 		return "", err
@@ -36,7 +36,7 @@ func (t *treeFS) stat(n node) (fs.FileInfo, error) {
 	if n.isDir() {
 		return t.info(n, 0), nil
 	}
-	size, err := t.r.repo.Storer.EncodedObjectSize(n.hash)
+	size, err := t.r.objectSize(n.hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: n.name, Err: err}
 	}
@@ -81,14 +81,10 @@ type dirEntry struct {
 	n node
 }
 
-func (d dirEntry) Name() string      { return d.n.name }
-func (d dirEntry) IsDir() bool       { return d.n.isDir() }
-func (d dirEntry) Type() fs.FileMode { return fsMode(d.n.mode).Type() }
-func (d dirEntry) Info() (fs.FileInfo, error) {
-	d.t.r.mu.Lock()
-	defer d.t.r.mu.Unlock()
-	return d.t.stat(d.n)
-}
+func (d dirEntry) Name() string               { return d.n.name }
+func (d dirEntry) IsDir() bool                { return d.n.isDir() }
+func (d dirEntry) Type() fs.FileMode          { return fsMode(d.n.mode).Type() }
+func (d dirEntry) Info() (fs.FileInfo, error) { return d.t.stat(d.n) }
 
 type blobFile struct {
 	rc   io.ReadCloser
@@ -116,9 +112,7 @@ func (d *dirFile) Read([]byte) (int, error) {
 
 func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	if !d.read {
-		d.t.r.mu.Lock()
 		entries, err := d.t.readDir(d.path, d.n)
-		d.t.r.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}

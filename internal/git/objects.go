@@ -1,0 +1,54 @@
+package git
+
+import (
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// go-git's object storage is not safe for concurrent use (its open
+// packfiles and caches live in unguarded maps), while the pack reader is.
+// Tree views and history walks read packed objects with the pack reader,
+// with no lock, and everything else (loose objects, what the pack reader
+// does not know) through go-git holding the repository's lock, so that
+// only the rare go-git read serialises the goroutines.
+
+// objectData returns the content of object h, which must be of type typ
+// (a mismatch is plumbing.ErrObjectNotFound, as go-git answers it). It may
+// be shared with the pack reader's cache: callers must not change it.
+func (r *Repo) objectData(h plumbing.Hash, typ plumbing.ObjectType) ([]byte, error) {
+	o, ok, err := r.packs().object(h)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if o.typ != typ {
+			return nil, plumbing.ErrObjectNotFound
+		}
+		return o.data, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	obj, err := r.repo.Storer.EncodedObject(typ, h)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// objectSize is object h's size, from the pack reader's headers where it
+// can (packReader.size), else from go-git under the lock.
+func (r *Repo) objectSize(h plumbing.Hash) (int64, error) {
+	size, ok, err := r.packs().size(h)
+	if err != nil || ok {
+		return size, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.repo.Storer.EncodedObjectSize(h)
+}
