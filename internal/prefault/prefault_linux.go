@@ -15,11 +15,13 @@ const (
 	// lock for one call, and a thread of the run that needs it for
 	// writing (a new stack, a heap growth) waits for at most one step.
 	step = 256 << 10
-	// maxFiller bounds the allocation that moves the frontier past a
-	// nearly full heap mapping (see populate). Package init runs with the
-	// garbage collector on and its first cycle starts near 4 MB of live
-	// heap; init allocates about 0.5 MB, so this stays well below it.
-	maxFiller = 3 << 19
+	// maxFiller bounds the allocation that moves the frontier past the
+	// end of the heap mapping (see populate). Package init runs with the
+	// garbage collector on, and its first cycle starts at about 3 MB of
+	// heap in promote: with promote's inits, a filler of up to 2 MB started
+	// none in 300 runs, one of up to 2.5 MB one in 14 of 200
+	// (cmd/promote's TestPrefaultStartsNoCollection).
+	maxFiller = 2 << 20
 	// probeSize is above the 32 KiB limit of the size classes: the probe
 	// gets a span of its own from the lowest free pages, the frontier.
 	probeSize = 40 << 10
@@ -40,8 +42,9 @@ func start(want uintptr) {
 
 // populate has the kernel map up to want bytes from the heap frontier to
 // the end of the heap mapping that holds it, and returns the range it
-// populated. The runtime maps the heap 4 MB at a time, so the rest of the
-// current mapping can be short; when it is shorter than want (and than
+// populated. The runtime maps the heap 4 MB at a time, and Go 1.26 starts
+// it at a random offset in the first 4 MB, so the rest of the current
+// mapping can be short; when it is shorter than want (and than
 // maxFiller), one allocation a little larger than that rest, never
 // touched, makes the runtime map the next 4 MB at once and leaves the
 // frontier there.
