@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // maxSymlinkHops bounds symlink resolution, like the kernel's ELOOP limit.
@@ -41,6 +42,10 @@ func (r *Repo) ReadFile(commit plumbing.Hash, p string) ([]byte, error) {
 // tree; submodules appear as empty directories. Every file's ModTime is the
 // commit's committer time. A view is safe for concurrent use.
 func (r *Repo) TreeFS(commit plumbing.Hash) (fs.FS, error) {
+	return r.treeView(commit)
+}
+
+func (r *Repo) treeView(commit plumbing.Hash) (*treeFS, error) {
 	r.mu.Lock()
 	c, err := r.commit(commit)
 	r.mu.Unlock()
@@ -88,6 +93,33 @@ func (t *treeFS) tree(h plumbing.Hash) (*gitTree, error) {
 	t.trees[h] = tr
 	t.mu.Unlock()
 	return tr, nil
+}
+
+// entry returns the entry at slash path p as the tree records it: no
+// symlink is followed, and a path through anything but a directory has
+// none.
+func (t *treeFS) entry(p string) (object.TreeEntry, bool, error) {
+	tree, err := t.tree(t.root)
+	if err != nil {
+		return object.TreeEntry{}, false, err
+	}
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		e, ok := tree.find(part)
+		if !ok {
+			return object.TreeEntry{}, false, nil
+		}
+		if i == len(parts)-1 {
+			return e, true, nil
+		}
+		if e.Mode != filemode.Dir {
+			return object.TreeEntry{}, false, nil
+		}
+		if tree, err = t.tree(e.Hash); err != nil {
+			return object.TreeEntry{}, false, err
+		}
+	}
+	return object.TreeEntry{}, false, nil
 }
 
 // node is a resolved tree entry.

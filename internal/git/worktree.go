@@ -19,7 +19,7 @@ import (
 // stat data, so the answer is exact. Not handled: core.fileMode=false and
 // eol/clean filters (a converted file shows as dirty).
 func (r *Repo) DirtyPaths(paths []string) ([]string, error) {
-	headTree, err := r.headTree()
+	headTree, err := r.headView()
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,13 @@ func (r *Repo) DirtyPaths(paths []string) ([]string, error) {
 		}
 		var head *object.TreeEntry
 		if headTree != nil {
-			head, _ = headTree.FindEntry(p)
+			e, ok, err := headTree.entry(p)
+			if err != nil {
+				return nil, fmt.Errorf("checking %s: %w", p, err)
+			}
+			if ok {
+				head = &e
+			}
 		}
 		var staged []indexEntry
 		for _, e := range ix.find(p) {
@@ -112,8 +118,10 @@ func hashWorktreeFile(full string) (filemode.FileMode, plumbing.Hash, error) {
 	return mode, plumbing.ComputeHash(plumbing.BlobObject, b), nil
 }
 
-// headTree returns HEAD's tree, nil on an unborn branch.
-func (r *Repo) headTree() (*object.Tree, error) {
+// headView returns a view of HEAD's tree, nil on an unborn branch. It
+// reads as tree views do (objects.go), so the dirty check can run beside
+// other goroutines' views.
+func (r *Repo) headView() (*treeFS, error) {
 	head, err := r.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil
@@ -121,11 +129,7 @@ func (r *Repo) headTree() (*object.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.commit(head.Hash)
-	if err != nil {
-		return nil, err
-	}
-	t, err := c.Tree()
+	t, err := r.treeView(head.Hash)
 	if err != nil {
 		return nil, fmt.Errorf("reading tree of HEAD: %w", err)
 	}

@@ -61,6 +61,41 @@ func TestDirtyPaths(t *testing.T) {
 	}
 }
 
+// TestDirtyPathsAndSymlinks: a committed symlink is compared as a link (its
+// target), never followed, and a path through a symlinked directory is in
+// neither HEAD's tree nor the index (git refuses to add a path beyond a
+// symbolic link).
+func TestDirtyPathsAndSymlinks(t *testing.T) {
+	dir := newRepo(t)
+	if err := os.Symlink("web/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("apps", filepath.Join(dir, "appsdir")); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "links")
+	r := openRepo(t, dir)
+	got, err := r.DirtyPaths([]string{"apps/link.yaml", "appsdir", "appsdir/web/values.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a file is at appsdir/web/values.yaml only through the link, and the
+	// tree has none there: dirty, as an untracked file is
+	if diff := cmp.Diff([]string{"appsdir/web/values.yaml"}, got); diff != "" {
+		t.Errorf("DirtyPaths (-want +got):\n%s", diff)
+	}
+	if err := os.Remove(filepath.Join(dir, "apps/link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("api/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.DirtyPaths([]string{"apps/link.yaml"}); err != nil || len(got) != 1 {
+		t.Errorf("DirtyPaths after retargeting the link = %v, %v; want it dirty", got, err)
+	}
+}
+
 func TestWriteWorktree(t *testing.T) {
 	dir := newRepo(t)
 	// A racy-clean index and a cache tree make the test closer to a real
