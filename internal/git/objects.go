@@ -8,10 +8,10 @@ import (
 
 // go-git's object storage is not safe for concurrent use (its open
 // packfiles and caches live in unguarded maps), while the pack reader is.
-// Tree views and history walks read packed objects with the pack reader,
-// with no lock, and everything else (loose objects, what the pack reader
-// does not know) through go-git holding the repository's lock, so that
-// only the rare go-git read serialises the goroutines.
+// Tree views (and the dirty check, which walks one) read packed objects
+// with the pack reader, with no lock, and the rest (loose objects, what the
+// pack reader does not know) through go-git holding the repository's lock,
+// as history walks do: only a go-git read serialises the goroutines.
 
 // objectData returns the content of object h, which must be of type typ
 // (a mismatch is plumbing.ErrObjectNotFound, as go-git answers it). It may

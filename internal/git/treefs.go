@@ -14,7 +14,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // maxSymlinkHops bounds symlink resolution, like the kernel's ELOOP limit.
@@ -73,53 +72,6 @@ type treeFS struct {
 	// same few trees. mu guards the map; a gitTree is immutable.
 	mu    sync.Mutex
 	trees map[plumbing.Hash]*gitTree
-}
-
-func (t *treeFS) tree(h plumbing.Hash) (*gitTree, error) {
-	t.mu.Lock()
-	tr, ok := t.trees[h]
-	t.mu.Unlock()
-	if ok {
-		return tr, nil
-	}
-	data, err := t.r.objectData(h, plumbing.TreeObject)
-	if err != nil {
-		return nil, err
-	}
-	if tr, err = parseTree(data); err != nil {
-		return nil, fmt.Errorf("reading tree %s: %w", h, err)
-	}
-	t.mu.Lock()
-	t.trees[h] = tr
-	t.mu.Unlock()
-	return tr, nil
-}
-
-// entry returns the entry at slash path p as the tree records it: no
-// symlink is followed, and a path through anything but a directory has
-// none.
-func (t *treeFS) entry(p string) (object.TreeEntry, bool, error) {
-	tree, err := t.tree(t.root)
-	if err != nil {
-		return object.TreeEntry{}, false, err
-	}
-	parts := strings.Split(p, "/")
-	for i, part := range parts {
-		e, ok := tree.find(part)
-		if !ok {
-			return object.TreeEntry{}, false, nil
-		}
-		if i == len(parts)-1 {
-			return e, true, nil
-		}
-		if e.Mode != filemode.Dir {
-			return object.TreeEntry{}, false, nil
-		}
-		if tree, err = t.tree(e.Hash); err != nil {
-			return object.TreeEntry{}, false, err
-		}
-	}
-	return object.TreeEntry{}, false, nil
 }
 
 // node is a resolved tree entry.

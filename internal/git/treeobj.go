@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -16,6 +17,54 @@ import (
 type gitTree struct {
 	entries []object.TreeEntry // in the object's order (git's)
 	byName  map[string]int     // index into entries, for large trees
+}
+
+// tree returns the decoded tree h, from the view's cache.
+func (t *treeFS) tree(h plumbing.Hash) (*gitTree, error) {
+	t.mu.Lock()
+	tr, ok := t.trees[h]
+	t.mu.Unlock()
+	if ok {
+		return tr, nil
+	}
+	data, err := t.r.objectData(h, plumbing.TreeObject)
+	if err != nil {
+		return nil, err
+	}
+	if tr, err = parseTree(data); err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", h, err)
+	}
+	t.mu.Lock()
+	t.trees[h] = tr
+	t.mu.Unlock()
+	return tr, nil
+}
+
+// entry returns the entry at slash path p as the tree records it: no
+// symlink is followed, and a path through anything but a directory has
+// none.
+func (t *treeFS) entry(p string) (object.TreeEntry, bool, error) {
+	tree, err := t.tree(t.root)
+	if err != nil {
+		return object.TreeEntry{}, false, err
+	}
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		e, ok := tree.find(part)
+		if !ok {
+			return object.TreeEntry{}, false, nil
+		}
+		if i == len(parts)-1 {
+			return e, true, nil
+		}
+		if e.Mode != filemode.Dir {
+			return object.TreeEntry{}, false, nil
+		}
+		if tree, err = t.tree(e.Hash); err != nil {
+			return object.TreeEntry{}, false, err
+		}
+	}
+	return object.TreeEntry{}, false, nil
 }
 
 // smallTree is the size up to which find scans instead of building a map:
