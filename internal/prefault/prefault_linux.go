@@ -18,9 +18,9 @@ const (
 	// maxFiller bounds the allocation that moves the frontier past the
 	// end of the heap mapping (see populate). Package init runs with the
 	// garbage collector on, and its first cycle starts at about 3 MB of
-	// heap in promote: with promote's inits, a filler of up to 2 MB started
-	// none in 300 runs, one of up to 2.5 MB one in 14 of 200
-	// (cmd/promote's TestPrefaultStartsNoCollection).
+	// heap in promote. With promote's inits, fillers of up to 2 MB started
+	// no cycle in 300 runs; fillers of up to 2.5 MB started one in 14 of
+	// 200 (cmd/promote's TestPrefaultStartsNoCollection).
 	maxFiller = 2 << 20
 	// probeSize is above the 32 KiB limit of the size classes: the probe
 	// gets a span of its own from the lowest free pages, the frontier.
