@@ -93,6 +93,19 @@ func newRepo(t *testing.T) string {
 	return dir
 }
 
+// commitSymlinks adds symlinks to dir's work tree (link path -> target,
+// both slash paths) and commits them.
+func commitSymlinks(t *testing.T, dir string, links map[string]string) {
+	t.Helper()
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "links")
+}
+
 func openRepo(t *testing.T, dir string) *Repo {
 	t.Helper()
 	r, err := Open(dir)

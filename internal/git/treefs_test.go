@@ -47,14 +47,7 @@ func TestReadFile(t *testing.T) {
 
 func TestTreeFS(t *testing.T) {
 	dir := newRepo(t)
-	if err := os.Symlink("web/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../apps/web", filepath.Join(dir, "envs/webdir")); err != nil {
-		t.Fatal(err)
-	}
-	run(t, dir, "add", "-A")
-	run(t, dir, "commit", "-q", "-m", "links")
+	commitSymlinks(t, dir, map[string]string{"apps/link.yaml": "web/values.yaml", "envs/webdir": "../apps/web"})
 	r := openRepo(t, dir)
 	tfs, err := r.TreeFS(revParse(t, dir, "HEAD"))
 	if err != nil {

@@ -67,14 +67,7 @@ func TestDirtyPaths(t *testing.T) {
 // symbolic link).
 func TestDirtyPathsAndSymlinks(t *testing.T) {
 	dir := newRepo(t)
-	if err := os.Symlink("web/values.yaml", filepath.Join(dir, "apps/link.yaml")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("apps", filepath.Join(dir, "appsdir")); err != nil {
-		t.Fatal(err)
-	}
-	run(t, dir, "add", "-A")
-	run(t, dir, "commit", "-q", "-m", "links")
+	commitSymlinks(t, dir, map[string]string{"apps/link.yaml": "web/values.yaml", "appsdir": "apps"})
 	r := openRepo(t, dir)
 	got, err := r.DirtyPaths([]string{"apps/link.yaml", "appsdir", "appsdir/web/values.yaml"})
 	if err != nil {
