@@ -77,7 +77,8 @@ func frontier() (f, end uintptr, err error) {
 	if end, err = mappingEnd(at); err != nil {
 		return 0, 0, err
 	}
-	f = (at + probeSize + 4095) &^ 4095
+	page := uintptr(syscall.Getpagesize()) // 4 KB, or 16 or 64 KB on some arm64 kernels
+	f = (at + probeSize + page - 1) &^ (page - 1)
 	return min(f, end), end, nil
 }
 

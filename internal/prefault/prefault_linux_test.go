@@ -45,7 +45,7 @@ func TestPopulateMapsThePagesTheNextAllocationGets(t *testing.T) {
 		t.Fatalf("populated %d bytes, want %d", hi-lo, want)
 	}
 	if missing := nonResident(t, lo, hi); missing > 0 {
-		t.Fatalf("%d of %d populated pages are not resident", missing, (hi-lo)/4096)
+		t.Fatalf("%d of %d populated pages are not resident", missing, (hi-lo)/uintptr(syscall.Getpagesize()))
 	}
 	next = make([]byte, 64<<10)
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(next)))
@@ -67,7 +67,8 @@ var next []byte
 // memory.
 func nonResident(t *testing.T, lo, hi uintptr) int {
 	t.Helper()
-	vec := make([]byte, (hi-lo+4095)/4096)
+	page := uintptr(syscall.Getpagesize())
+	vec := make([]byte, (hi-lo+page-1)/page)
 	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, lo, hi-lo, uintptr(unsafe.Pointer(unsafe.SliceData(vec)))); e != 0 {
 		t.Fatalf("mincore: %v", e)
 	}
