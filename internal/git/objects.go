@@ -29,7 +29,8 @@ func (r *Repo) objectData(h plumbing.Hash, typ plumbing.ObjectType) ([]byte, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	obj, err := r.repo.Storer.EncodedObject(typ, h)
+	// go-git's own storage: the pack reader was asked already
+	obj, err := r.storage.EncodedObject(typ, h)
 	if err != nil {
 		return nil, err
 	}
@@ -50,5 +51,5 @@ func (r *Repo) objectSize(h plumbing.Hash) (int64, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.repo.Storer.EncodedObjectSize(h)
+	return r.storage.EncodedObjectSize(h)
 }
