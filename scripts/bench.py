@@ -101,6 +101,18 @@ def timed(cmd, cwd):
     return dt
 
 
+def peak_rss(cmd, cwd):
+    """Run cmd once, untimed; its peak RSS in MB (the kernel's high-water mark)."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = p.stderr.read()
+    p.stderr.close()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{err}")
+    return ru.ru_maxrss / 1024
+
+
 def alternate(runs, setup, cmds):
     """Run each named command `runs` times, interleaved, each on a fresh setup()."""
     times = {name: [] for name in cmds}
@@ -152,16 +164,18 @@ def bench_promote(a, work, chart_url):
                                                               "--repo", cwd, "--skip-chart-check"],
         }
         med, _ = alternate(a.runs, setup, cmds)
-        # the numstat of our commit, as the acceptance counts it
+        # the numstat of our commit, as the acceptance counts it, and the
+        # peak RSS of that run (memory should not grow with the files)
         cwd = setup()
-        subprocess.run(cmds["promote apply"](cwd), cwd=cwd, env=ENV, check=True, capture_output=True)
+        rss = peak_rss(cmds["promote apply"](cwd), cwd)
         numstat = sh(["git", "diff", "--numstat", "HEAD~1", "HEAD"], cwd=cwd).stdout
         added = sum(int(l.split()[0]) for l in numstat.splitlines())
         removed = sum(int(l.split()[1]) for l in numstat.splitlines())
         base_t = med["baseline promote.sh"]
         for name in ("promote apply", "promote apply --skip-chart-check"):
             rows.append((f"promote, {label}", name, base_t, med[name], PROMOTE_TARGETS[label]))
-        print(f"promote {label}: our commit changes {added}+{removed} lines ({added + removed} in numstat)", file=sys.stderr)
+        print(f"promote {label}: our commit changes {added}+{removed} lines ({added + removed} in numstat); "
+              f"peak RSS of promote apply {rss:.1f} MB", file=sys.stderr)
     return rows
 
 

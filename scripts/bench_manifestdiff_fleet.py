@@ -9,12 +9,17 @@ Alternating runs on the same repo and warm chart cache:
            one after another) + merge; the figure is the slowest shard (what
            a parallel pipeline waits for) and the merge
 
+Then the same one-app change (one prod node's frontend values) on 12, 100
+and 1000 nodes: how a run's time and memory follow the repository's size
+when the change stays the same.
+
 With BENCH_MD_B=/path/to/other/manifestdiff, a third command alternates: the
 same whole run with that binary (an A/B of two builds). Each run's CPU
 (user+sys) and peak RSS come from wait4's rusage; medians are printed. On a
 shared machine, wall-clock is noisy: compare CPU, and take wall figures
 on a quiet one. Every run's report is checked equal to the first.
 """
+import json
 import os
 import resource
 import statistics
@@ -89,3 +94,42 @@ def run(a, work, url, generate, nodes=1000):
         if name == "merge":
             name = "merge of the 4 shards"
         print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB | {target} |")
+    by_size(a, work, url, generate, repo, cache, env, runs)
+
+
+def _one_app_change(src, dst):
+    """A copy of repository src at dst with one more commit, which changes
+    the frontend values of its first prod node: one app to render."""
+    subprocess.run(["cp", "-a", src, dst], check=True)
+    base = f"{dst}/envs/prod/nodes"
+    node = sorted(os.listdir(base))[0]
+    with open(f"{base}/{node}/values-frontend.yaml", "a") as f:
+        f.write('    FEATURE_FLAG: "on"\n')
+    subprocess.run(["git", "-C", dst, "-c", "user.name=Bench", "-c", "user.email=bench@example.com",
+                    "commit", "-q", "-am", "one node's frontend values"], check=True)
+
+
+def by_size(a, work, url, generate, fleet_repo, cache, env, runs):
+    """The same one-app change on 12, 100 and 1000 nodes: what a run costs
+    as the repository grows and the change does not."""
+    print(f"\nmanifestdiff, one app changed (one prod node's frontend values), by repository size "
+          f"({runs} runs, medians; peak RSS the largest):\n")
+    print("| repo | apps | wall | CPU (user+sys) | peak RSS |")
+    print("|---|---|---|---|---|")
+    for nodes in (12, 100, 1000):
+        src = fleet_repo if nodes == 1000 else generate(a.gen, f"{work}/size-{nodes}", nodes, url)[0]
+        repo = f"{work}/size-{nodes}-change"
+        _one_app_change(src, repo)
+        out = f"{work}/size-{nodes}.json"
+        cmd = [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "json",
+               "--cache-dir", cache, "--output-file", out]
+        _run(cmd, env)  # the chart versions of a new repository into the cache
+        rs = [_run(cmd, env) for _ in range(runs)]
+        with open(out) as f:
+            summary = json.load(f)["summary"]
+        if summary["byStatus"]["changed"] != 1 or summary["errors"] != 0:
+            raise SystemExit(f"bench: {repo}: expected one changed app and no errors, got {summary}")
+        wall = statistics.median(r[0] for r in rs)
+        cpu = statistics.median(r[1] for r in rs)
+        rss = max(r[2] for r in rs)
+        print(f"| {nodes} nodes x 3 envs | {summary['apps']:,} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB |")
