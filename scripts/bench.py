@@ -218,7 +218,7 @@ def main():
     if a.only in ("manifestdiff-1000", "all"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import bench_manifestdiff_fleet
-        bench_manifestdiff_fleet.run(a, work, url, generate)
+        bench_manifestdiff_fleet.run(a, work, url, generate, sh)
     if a.only in ("html", "all"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import bench_html

@@ -26,7 +26,7 @@ def _time(cmd, env, ok_codes=(0,)):
     return dt
 
 
-def _commit_change(repo, env, nodes, sh):
+def commit_change(repo, nodes, sh):
     """One commit changing the frontend values of the first `nodes` prod nodes."""
     base = f"{repo}/envs/prod/nodes"
     for node in sorted(os.listdir(base))[:nodes]:
@@ -70,6 +70,6 @@ def _growth(a, work, url, generate, sh, env, cache):
         print(f"| {nodes} nodes x 3 envs | promote-prod | {nodes * 3 + 4} | {t * 1000:.0f} ms |")
     repo, _ = generate(a.gen, f"{work}/grow-change", 50, url)
     for k in (1, 5, 25, 50):
-        _commit_change(repo, "prod", k, sh)
+        commit_change(repo, k, sh)
         t = statistics.median(_time(_ours(a, repo, cache), env) for _ in range(5))
         print(f"| 50 nodes x 3 envs | frontend values of {k} prod nodes | {k} | {t * 1000:.0f} ms |")

@@ -27,6 +27,8 @@ import subprocess
 import tempfile
 import time
 
+import bench_manifestdiff
+
 TARGET_S, TARGET_MB = 10.0, 300
 
 
@@ -50,7 +52,7 @@ def _same(path, ref):
             raise SystemExit(f"bench: {path} differs from {ref}: the report changed between runs")
 
 
-def run(a, work, url, generate, nodes=1000):
+def run(a, work, url, generate, sh, nodes=1000):
     runs = int(os.environ.get("BENCH_MD_RUNS", "3"))
     other = os.environ.get("BENCH_MD_B", "")
     repo, _ = generate(a.gen, f"{work}/fleet-{nodes}", nodes, url, "promote-prod")
@@ -94,22 +96,10 @@ def run(a, work, url, generate, nodes=1000):
         if name == "merge":
             name = "merge of the 4 shards"
         print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB | {target} |")
-    by_size(a, work, url, generate, repo, cache, env, runs)
+    by_size(a, work, url, generate, sh, repo, cache, env, runs)
 
 
-def _one_app_change(src, dst):
-    """A copy of repository src at dst with one more commit, which changes
-    the frontend values of its first prod node: one app to render."""
-    subprocess.run(["cp", "-a", src, dst], check=True)
-    base = f"{dst}/envs/prod/nodes"
-    node = sorted(os.listdir(base))[0]
-    with open(f"{base}/{node}/values-frontend.yaml", "a") as f:
-        f.write('    FEATURE_FLAG: "on"\n')
-    subprocess.run(["git", "-C", dst, "-c", "user.name=Bench", "-c", "user.email=bench@example.com",
-                    "commit", "-q", "-am", "one node's frontend values"], check=True)
-
-
-def by_size(a, work, url, generate, fleet_repo, cache, env, runs):
+def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
     """The same one-app change on 12, 100 and 1000 nodes: what a run costs
     as the repository grows and the change does not."""
     print(f"\nmanifestdiff, one app changed (one prod node's frontend values), by repository size "
@@ -119,7 +109,8 @@ def by_size(a, work, url, generate, fleet_repo, cache, env, runs):
     for nodes in (12, 100, 1000):
         src = fleet_repo if nodes == 1000 else generate(a.gen, f"{work}/size-{nodes}", nodes, url)[0]
         repo = f"{work}/size-{nodes}-change"
-        _one_app_change(src, repo)
+        sh(["cp", "-a", src, repo])
+        bench_manifestdiff.commit_change(repo, 1, sh)  # one prod node's frontend values
         out = f"{work}/size-{nodes}.json"
         cmd = [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "json",
                "--cache-dir", cache, "--output-file", out]
