@@ -227,7 +227,12 @@ def main():
         srv.shutdown()
         shutil.rmtree(work, ignore_errors=True)
         return
-    print(f"\n{a.runs} alternating runs each, medians, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
+    counts = []  # each part alternates its own number of runs
+    if any(r[0].startswith("promote") for r in rows):
+        counts.append(f"promote {a.runs}")
+    if any(r[0].startswith("manifestdiff") for r in rows):
+        counts.append(f"manifestdiff {os.environ.get('BENCH_MD_RUNS', '3')} (BENCH_MD_RUNS)")
+    print(f"\nalternating runs each: {', '.join(counts)}; medians, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
     print("| scenario | tool | baseline median | ours median | speed-up | target | met |")
     print("|---|---|---|---|---|---|---|")
     for scen, name, b, o, *target in rows:
