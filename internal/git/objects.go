@@ -17,14 +17,11 @@ import (
 // (a mismatch is plumbing.ErrObjectNotFound, as go-git answers it). It may
 // be shared with the pack reader's cache: callers must not change it.
 func (r *Repo) objectData(h plumbing.Hash, typ plumbing.ObjectType) ([]byte, error) {
-	o, ok, err := r.packs().object(h)
+	o, ok, err := r.packedObject(h, typ)
 	if err != nil {
 		return nil, err
 	}
 	if ok {
-		if o.typ != typ {
-			return nil, plumbing.ErrObjectNotFound
-		}
 		return o.data, nil
 	}
 	r.mu.Lock()
@@ -40,6 +37,21 @@ func (r *Repo) objectData(h plumbing.Hash, typ plumbing.ObjectType) ([]byte, err
 	}
 	defer rc.Close()
 	return io.ReadAll(rc)
+}
+
+// packedObject is object h from the pack reader, ok false when the pack
+// reader does not know it. An object of another type than typ
+// (plumbing.AnyObject takes any) is plumbing.ErrObjectNotFound, as go-git
+// answers a type mismatch.
+func (r *Repo) packedObject(h plumbing.Hash, typ plumbing.ObjectType) (packedObject, bool, error) {
+	o, ok, err := r.packs().object(h)
+	if err != nil || !ok {
+		return packedObject{}, false, err
+	}
+	if typ != plumbing.AnyObject && o.typ != typ {
+		return packedObject{}, false, plumbing.ErrObjectNotFound
+	}
+	return o, true, nil
 }
 
 // objectSize is object h's size, from the pack reader's headers where it

@@ -32,15 +32,12 @@ func (r *Repo) packWritten(idx, data []byte) {
 // EncodedObject reads packed objects with the pack reader, the rest with
 // go-git.
 func (s refStorage) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	o, ok, err := s.r.packs().object(h)
+	o, ok, err := s.r.packedObject(h, t)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return s.Storage.EncodedObject(t, h)
-	}
-	if t != plumbing.AnyObject && t != o.typ {
-		return nil, plumbing.ErrObjectNotFound // as go-git answers a type mismatch
 	}
 	return &readObject{h: h, o: o}, nil
 }
