@@ -29,6 +29,9 @@ type Secrets struct {
 	once   sync.Once
 	mu     sync.RWMutex
 	set    scrub.Set
+	// localConfig is the git config of the working directory's repository,
+	// whose remotes load adds: AddGitRemotes does not read it again.
+	localConfig string
 }
 
 // NewSecrets reads the environment through getenv, and the files of its
@@ -52,7 +55,8 @@ func (s *Secrets) load() {
 		}
 		// the repository of the working directory: --repo, read later,
 		// may name another one, whose remotes the run adds
-		for _, u := range gitRemoteURLs(".") {
+		s.localConfig = gitConfigOf(".")
+		for _, u := range remoteURLs(s.localConfig) {
 			s.set.AddURL(u)
 		}
 	})
@@ -78,8 +82,12 @@ func (s *Secrets) AddGitRemotes(dir string) {
 	if s == nil {
 		return
 	}
-	urls := gitRemoteURLs(dir)
+	config := gitConfigOf(dir)
 	s.load()
+	if config == s.localConfig {
+		return // load added them
+	}
+	urls := remoteURLs(config)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, u := range urls {
@@ -87,12 +95,13 @@ func (s *Secrets) AddGitRemotes(dir string) {
 	}
 }
 
-// gitRemoteURLs reads the URLs of the git configuration of the repository
-// at dir or above it, worktrees and submodules included, without git.
-func gitRemoteURLs(dir string) []string {
+// gitConfigOf is the path of the git configuration of the repository at
+// dir or above it, worktrees and submodules included, found without git;
+// "" when there is none.
+func gitConfigOf(dir string) string {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return nil
+		return ""
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
@@ -100,7 +109,7 @@ func gitRemoteURLs(dir string) []string {
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return nil
+			return ""
 		}
 		dir = up
 	}
@@ -120,7 +129,16 @@ func gitRemoteURLs(dir string) []string {
 			}
 		}
 	}
-	f, err := os.Open(filepath.Join(gitDir, "config"))
+	return filepath.Join(gitDir, "config")
+}
+
+// remoteURLs reads the remote URLs ("url" and "pushurl" lines) of the git
+// configuration file config; none when it is "" or unreadable.
+func remoteURLs(config string) []string {
+	if config == "" {
+		return nil
+	}
+	f, err := os.Open(config)
 	if err != nil {
 		return nil
 	}
