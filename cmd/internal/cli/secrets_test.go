@@ -69,3 +69,38 @@ func TestGuardMasksEveryKnownCredential(t *testing.T) {
 		t.Errorf("a progress line changed: %q", buf.String())
 	}
 }
+
+// A remote's userinfo is masked whichever way the repository is named:
+// from inside it (load reads the working directory's config, and
+// AddGitRemotes does not read it again), by a subdirectory, or from
+// outside it.
+func TestGitRemotesMaskedFromInsideAndOutside(t *testing.T) {
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", repo, "remote", "add", "origin", "https://oauth2:remote-Secret-12@gitlab.example.com/g/r.git").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	sub := filepath.Join(repo, "envs", "prod")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, cwd, dir string }{
+		{"inside, --repo unset", repo, "."},
+		{"inside, --repo a subdirectory", repo, "envs/prod"},
+		{"a subdirectory, --repo the root", sub, repo},
+		{"outside", t.TempDir(), repo},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(tc.cwd)
+			var buf bytes.Buffer
+			ios := Guard(&IOStreams{ErrOut: &buf}, func(string) string { return "" })
+			ios.Secrets.AddGitRemotes(tc.dir)
+			ios.ErrOut.Write([]byte("promote: pushing: token remote-Secret-12 refused\n"))
+			if strings.Contains(buf.String(), "remote-Secret-12") || !strings.Contains(buf.String(), "promote: pushing: token") {
+				t.Errorf("stderr: %q", buf.String())
+			}
+		})
+	}
+}
