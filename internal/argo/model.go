@@ -106,7 +106,7 @@ type Source struct {
 
 	// raw is the source as written (after ApplicationSet templating), for
 	// a source of another repository, which is read once that repository
-	// is at hand (see Resolve).
+	// is at hand (see Resolve); nil for chart and ref-only sources.
 	raw   *yaml.Node
 	field string
 }

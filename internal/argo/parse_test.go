@@ -103,6 +103,35 @@ func TestSourceKinds(t *testing.T) {
 	}
 }
 
+// A source keeps its node for Resolve only when it is a path source,
+// which may be of another repository: a chart or ref-only source keeping
+// it would hold its whole templated document alive, for every app of a
+// fleet (see keepRaw).
+func TestSourceKeepsItsNodeOnlyForPaths(t *testing.T) {
+	m := fstest.MapFS{"plain/a.yaml": {Data: []byte("{}")}}
+	tests := []struct {
+		source string
+		keep   bool
+	}{
+		{"{repoURL: https://charts.example.org, chart: c}", false},
+		{"{repoURL: " + testRepo + ", ref: v}", false},
+		{"{repoURL: " + testRepo + ", path: plain}", true},
+		{"{repoURL: https://git.example.org/other, path: x}", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source, func(t *testing.T) {
+			m["argocd/qa/a.yaml"] = &fstest.MapFile{Data: []byte(app("x", "  sources:\n  - "+tt.source+"\n"))}
+			apps, err := Discover(m, testConfig(t), "qa")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := apps[0].Sources[0].raw != nil; got != tt.keep {
+				t.Errorf("kept its node = %v, want %v", got, tt.keep)
+			}
+		})
+	}
+}
+
 // Anchors and merge keys are expanded before templating.
 func TestAliases(t *testing.T) {
 	m := fstest.MapFS{"argocd/qa/a.yaml": {Data: []byte(app("x",

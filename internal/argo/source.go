@@ -80,7 +80,7 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		return Source{}, fmt.Errorf("%s.path: %w", field, err)
 	}
 	s := Source{RepoURL: r.RepoURL, Chart: r.Chart, TargetRevision: r.TargetRevision,
-		Path: p, Ref: r.Ref, Name: r.Name, TagPrefix: r.TagPrefix, raw: n, field: field}
+		Path: p, Ref: r.Ref, Name: r.Name, TagPrefix: r.TagPrefix, field: field}
 	if s.Helm, err = parseHelm(&r.Helm, field+".helm"); err != nil {
 		return Source{}, err
 	}
@@ -101,6 +101,7 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		if err != nil {
 			// the repo-server fails such an app when it renders it
 			s.Kind, s.Err = KindUnknown, fmt.Sprintf("%s: error while parsing source parameters: %s", field, err)
+			s.raw = keepRaw(s, n)
 			return s, nil
 		}
 		if merged != n {
@@ -112,7 +113,21 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		// it: so does this app, and nothing else.
 		s.Kind, s.Err = KindUnknown, fmt.Sprintf("%s: %s", field, err)
 	}
+	s.raw = keepRaw(s, n)
 	return s, nil
+}
+
+// keepRaw is the node a Source keeps for Resolve: only a path source can
+// be of another repository and read again there. The node is copied, as
+// n points into the slice of all the document's sources, which the
+// copy's subtree does not hold: a fleet's thousands of generated chart
+// apps would otherwise keep every templated document alive.
+func keepRaw(s Source, n *yaml.Node) *yaml.Node {
+	if s.Chart != "" || s.Kind == KindRef {
+		return nil
+	}
+	c := *n
+	return &c
 }
 
 func present(n *yaml.Node) *yaml.Node {
