@@ -50,6 +50,11 @@ type Diff struct {
 	Repos    RepoFetcher
 	Parallel int                   // renders at once; 0 = GOMAXPROCS
 	Progress func(done, total int) // called after each app rendered, if set
+	// Rendering, if set, is called once every app is discovered and
+	// planned, before the first render: discovery's heap grows with the
+	// repository and rendering's with the change, and the command tunes
+	// the collector for each (see cmd/manifestdiff).
+	Rendering func()
 	// Log receives, with the env and app, what the tools would print on
 	// stderr while rendering the head revision (render.Input.Log): their
 	// warnings, deprecated kustomization fields. Base renders stay silent:
@@ -124,6 +129,9 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	pairs, err := d.discoverAll(ctx, envs)
 	if err != nil {
 		return rep, err
+	}
+	if d.Rendering != nil {
+		d.Rendering()
 	}
 	d.render(ctx, pairs)
 	failed := 0
