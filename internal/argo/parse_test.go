@@ -78,16 +78,23 @@ func TestSourceKinds(t *testing.T) {
 		"kust/kustomization.yml": {Data: []byte("resources: []")},
 		"plain/a.yaml":           {Data: []byte("{}")},
 	}
-	tests := []struct{ source, want string }{
-		{"{repoURL: https://charts.example.org, chart: c}", KindHelm},
-		{"{repoURL: " + testRepo + ", path: chart}", KindHelm},
-		{"{repoURL: " + testRepo + ", path: kust}", KindKustomize},
-		{"{repoURL: " + testRepo + ", path: plain}", KindDirectory},
-		{"{repoURL: " + testRepo + ", path: plain, helm: {valueFiles: [a.yaml]}}", KindHelm},
-		{"{repoURL: " + testRepo + ", path: chart, directory: {recurse: true}}", KindDirectory},
-		{"{repoURL: " + testRepo + ", path: plain, plugin: {}}", KindPlugin},
-		{"{repoURL: " + testRepo + ", ref: v}", KindRef},
-		{"{repoURL: https://git.example.org/other, path: x}", KindUnknown},
+	// keep: the source keeps its node for Resolve, as only a path source,
+	// which may be of another repository, must: a chart or ref-only
+	// source keeping it would hold its whole templated document alive,
+	// for every app of a fleet (see keepRaw)
+	tests := []struct {
+		source, want string
+		keep         bool
+	}{
+		{"{repoURL: https://charts.example.org, chart: c}", KindHelm, false},
+		{"{repoURL: " + testRepo + ", path: chart}", KindHelm, true},
+		{"{repoURL: " + testRepo + ", path: kust}", KindKustomize, true},
+		{"{repoURL: " + testRepo + ", path: plain}", KindDirectory, true},
+		{"{repoURL: " + testRepo + ", path: plain, helm: {valueFiles: [a.yaml]}}", KindHelm, true},
+		{"{repoURL: " + testRepo + ", path: chart, directory: {recurse: true}}", KindDirectory, true},
+		{"{repoURL: " + testRepo + ", path: plain, plugin: {}}", KindPlugin, true},
+		{"{repoURL: " + testRepo + ", ref: v}", KindRef, false},
+		{"{repoURL: https://git.example.org/other, path: x}", KindUnknown, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {
@@ -98,32 +105,6 @@ func TestSourceKinds(t *testing.T) {
 			}
 			if got := apps[0].Sources[0].Kind; got != tt.want {
 				t.Errorf("kind = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-// A source keeps its node for Resolve only when it is a path source,
-// which may be of another repository: a chart or ref-only source keeping
-// it would hold its whole templated document alive, for every app of a
-// fleet (see keepRaw).
-func TestSourceKeepsItsNodeOnlyForPaths(t *testing.T) {
-	m := fstest.MapFS{"plain/a.yaml": {Data: []byte("{}")}}
-	tests := []struct {
-		source string
-		keep   bool
-	}{
-		{"{repoURL: https://charts.example.org, chart: c}", false},
-		{"{repoURL: " + testRepo + ", ref: v}", false},
-		{"{repoURL: " + testRepo + ", path: plain}", true},
-		{"{repoURL: https://git.example.org/other, path: x}", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.source, func(t *testing.T) {
-			m["argocd/qa/a.yaml"] = &fstest.MapFile{Data: []byte(app("x", "  sources:\n  - "+tt.source+"\n"))}
-			apps, err := Discover(m, testConfig(t), "qa")
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := apps[0].Sources[0].raw != nil; got != tt.keep {
 				t.Errorf("kept its node = %v, want %v", got, tt.keep)
