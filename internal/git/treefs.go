@@ -105,31 +105,37 @@ func (t *treeFS) resolve(op, name string, followLast bool) (node, error) {
 }
 
 // walk looks p up component by component. On meeting a symlink it returns
-// the path to continue with instead of a node.
+// the path to continue with instead of a node. p is a valid fs path, so
+// the directory holding a component is the prefix of p before it: every
+// lookup of a run's value files and manifests passes here, and slicing p
+// spares splitting and joining it.
 func (t *treeFS) walk(p string, followLast bool) (node, string, error) {
 	n := node{name: ".", mode: filemode.Dir, hash: t.root}
 	if p == "." {
 		return n, "", nil
 	}
-	parts := strings.Split(p, "/")
 	tree, err := t.tree(t.root)
 	if err != nil {
 		return node{}, "", err
 	}
-	dir := "."
-	for i, part := range parts {
+	rest := p
+	for {
+		part, after, more := strings.Cut(rest, "/")
 		e, ok := tree.find(part)
 		if !ok {
 			return node{}, "", fs.ErrNotExist
 		}
 		n = node{name: part, mode: e.Mode, hash: e.Hash}
-		last := i == len(parts)-1
-		if e.Mode == filemode.Symlink && (!last || followLast) {
-			next, err := t.followLink(dir, e.Hash, parts[i+1:])
+		if e.Mode == filemode.Symlink && (more || followLast) {
+			dir := "."
+			if at := len(p) - len(rest); at > 0 {
+				dir = p[:at-1]
+			}
+			next, err := t.followLink(dir, e.Hash, after)
 			return node{}, next, err
 		}
-		if last {
-			break
+		if !more {
+			return n, "", nil
 		}
 		if e.Mode != filemode.Dir {
 			return node{}, "", fs.ErrNotExist
@@ -137,12 +143,14 @@ func (t *treeFS) walk(p string, followLast bool) (node, string, error) {
 		if tree, err = t.tree(e.Hash); err != nil {
 			return node{}, "", err
 		}
-		dir = path.Join(dir, part)
+		rest = after
 	}
-	return n, "", nil
 }
 
-func (t *treeFS) followLink(dir string, h plumbing.Hash, rest []string) (string, error) {
+// followLink is the path to go on with: link h's target, taken from dir
+// (the directory holding the link), then rest ("" when the link was the
+// last component). A target outside the tree does not exist.
+func (t *treeFS) followLink(dir string, h plumbing.Hash, rest string) (string, error) {
 	target, err := t.blob(h)
 	if err != nil {
 		return "", err
@@ -150,7 +158,7 @@ func (t *treeFS) followLink(dir string, h plumbing.Hash, rest []string) (string,
 	if path.IsAbs(string(target)) {
 		return "", fs.ErrNotExist
 	}
-	next := path.Join(append([]string{dir, string(target)}, rest...)...)
+	next := path.Join(dir, string(target), rest)
 	if next == ".." || strings.HasPrefix(next, "../") {
 		return "", fs.ErrNotExist
 	}
