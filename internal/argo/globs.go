@@ -56,8 +56,13 @@ func ExpandValueFiles(vfs []ValueFile, repo, chart fs.FS) ([]ValueFile, error) {
 			continue
 		}
 		if !IsGlob(vf.Path) {
-			if _, err := fs.Stat(fsys, vf.Path); errors.Is(err, fs.ErrNotExist) && vf.Optional {
-				continue
+			// only an optional file is looked up: any other is read
+			// (or fails) where it is used, and this runs for every
+			// value file of every app planned
+			if vf.Optional {
+				if _, err := fs.Stat(fsys, vf.Path); errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
 			}
 			add(vf)
 			continue
