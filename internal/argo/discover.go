@@ -38,6 +38,13 @@ type DiscoverOptions struct {
 	// Repos opens another repository at a revision, for git generators
 	// of other repositories; nil makes those generators errors.
 	Repos RepoOpener
+	// Emit, when set, takes each app as soon as its document is expanded,
+	// in the order of files and documents, and the apps are not returned:
+	// a caller that keeps only a little of each app then holds one
+	// document's apps at a time, not an env's. An app whose name a later
+	// document repeats has been emitted by then: its Failure (Duplicate)
+	// comes with the others at the end, and the caller drops it.
+	Emit func(App)
 }
 
 // RepoOpener returns the tree of repoURL at revision (a branch, tag,
@@ -162,8 +169,8 @@ func DiscoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest
 }
 
 func discoverManifests(fsys fs.FS, cfg *config.Config, env string, ms []Manifest, opt DiscoverOptions) ([]App, error) {
-	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]App{}, globs: map[string][]string{},
-		dups: map[string]*Failure{}, repos: opt.Repos}
+	d := &discovery{fsys: fsys, cfg: cfg, env: env, seen: map[string]position{}, globs: map[string][]string{},
+		dups: map[string]*Failure{}, repos: opt.Repos, emit: opt.Emit}
 	for _, m := range ms {
 		d.file(m)
 	}
@@ -186,6 +193,10 @@ type Failure struct {
 	// WholeFile marks a file that does not parse: Name is the file, and
 	// the apps it held at another revision are unknowable here.
 	WholeFile bool
+	// Duplicate marks a name two documents generate: Name is the app's,
+	// and no app of that name is returned (an Emit caller drops the one
+	// it was given).
+	Duplicate bool
 	File      string
 	Line      int
 	Err       error // names file:line and the reason
@@ -211,7 +222,10 @@ type discovery struct {
 	cfg  *config.Config
 	env  string
 	apps []App
-	seen map[string]App // by name: Argo CD refuses two apps of one name
+	emit func(App) // DiscoverOptions.Emit; apps is not used when set
+	// seen is where each name was first generated: Argo CD refuses two
+	// apps of one name.
+	seen map[string]position
 	// globs caches git directory generator matches: every ApplicationSet
 	// of an env usually asks for the same pattern.
 	globs    map[string][]string
@@ -240,8 +254,12 @@ func (d *discovery) file(m Manifest) {
 		for _, a := range apps {
 			prev, dup := d.seen[a.Name]
 			if !dup {
-				d.seen[a.Name] = a
-				d.apps = append(d.apps, a)
+				d.seen[a.Name] = position{a.File, a.Line}
+				if d.emit != nil {
+					d.emit(a)
+				} else {
+					d.apps = append(d.apps, a)
+				}
 				continue
 			}
 			err := posError(a.File, a.Line, fmt.Errorf("app %s: name already used by %s:%d", a.Name, prev.File, prev.Line))
@@ -249,9 +267,16 @@ func (d *discovery) file(m Manifest) {
 				f.Err = fmt.Errorf("%w; %s", f.Err, err)
 				continue
 			}
-			d.dups[a.Name] = &Failure{Name: a.Name, File: a.File, Line: a.Line, Err: fmt.Errorf("env %s: %w", d.env, err)}
+			d.dups[a.Name] = &Failure{Name: a.Name, File: a.File, Line: a.Line, Duplicate: true,
+				Err: fmt.Errorf("env %s: %w", d.env, err)}
 		}
 	}
+}
+
+// position is where a document generated an app.
+type position struct {
+	File string
+	Line int
 }
 
 // dropDuplicates removes the apps of duplicated names and records one

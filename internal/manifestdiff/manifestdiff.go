@@ -192,8 +192,10 @@ func (d *Diff) pairUp(env string, base, head discovered) []*pair {
 	return out
 }
 
-func (d *Diff) discoverSide(ctx context.Context, s Side, env string) ([]argo.App, []argo.Failure, error) {
-	var opt argo.DiscoverOptions
+// discoverSide discovers env at s; with emit, its apps go there (see
+// argo.DiscoverOptions.Emit) and none is returned.
+func (d *Diff) discoverSide(ctx context.Context, s Side, env string, emit func(argo.App)) ([]argo.App, []argo.Failure, error) {
+	opt := argo.DiscoverOptions{Emit: emit}
 	if d.Repos != nil {
 		// git generators of other repositories; the fetcher resolves a
 		// revision once per run, so both sides see the same tree
@@ -241,7 +243,7 @@ func failed(byName map[string]*pair, get func(string) *pair, fails []argo.Failur
 // planPair decides what to render: nothing when the inputs are identical
 // at both revisions, a second head render to tell generated fields from
 // changes when both sides exist (see renderPair for when it is skipped).
-func (d *Diff) planPair(p *pair) []int {
+func (d *Diff) planPair(p *pair, known [2]*sideKey) []int {
 	p.result = report.App{Env: p.env, Name: p.name}
 	switch {
 	case p.head != nil:
@@ -267,13 +269,21 @@ func (d *Diff) planPair(p *pair) []int {
 	if p.base.Err != "" || p.head.Err != "" {
 		return []int{0, 1, 2} // fails, and must say so at every revision
 	}
-	kb, errB := inputsKey(*p.base, d.Base.FS, d.Config.RepoURL, d.Base.Rev)
-	kh, errH := inputsKey(*p.head, d.Head.FS, d.Config.RepoURL, d.Head.Rev)
-	if err := errors.Join(errB, errH); err != nil {
+	var keys [2]*sideKey
+	for i, app := range []*argo.App{p.base, p.head} {
+		if keys[i] = known[i]; keys[i] == nil {
+			keys[i] = d.sideKey(*app, i)
+		}
+		if pe := keys[i].panicked; pe != nil {
+			p.fail(p.panicError(pe))
+			return nil
+		}
+	}
+	if err := errors.Join(keys[0].err, keys[1].err); err != nil {
 		p.result.Status, p.result.Error = report.StatusError, oneLine(fmt.Sprintf("env %s, app %s: reading inputs: %v", p.env, p.name, err))
 		return nil
 	}
-	if kb == kh && d.sameDeployment() {
+	if keys[0].key == keys[1].key && d.sameDeployment() {
 		p.result.Status = report.StatusUnchanged
 		if d.live[p.env] {
 			// the cluster is compared with every app, and generated

@@ -29,8 +29,12 @@ var (
 // appPanic is a panic recovered in p's work, as p's error. Call it from
 // the deferred function that recovered (render.Recovered reads the stack).
 func appPanic(p *pair, r any, doing string) error {
-	pe := render.Recovered(r, doing)
-	p.panicked = doing + " panicked (at " + pe.At + ")" // what withhold may still say
+	return p.panicError(render.Recovered(r, doing))
+}
+
+// panicError is a panic recovered in p's work, as p's error.
+func (p *pair) panicError(pe *render.PanicError) error {
+	p.panicked = pe.Engine + " panicked (at " + pe.At + ")" // what withhold may still say
 	return fmt.Errorf("env %s, app %s: %w", p.env, p.name, pe)
 }
 
@@ -42,14 +46,14 @@ func (p *pair) fail(err error) {
 }
 
 // planSafe is planPair, a panic in it p's error.
-func (d *Diff) planSafe(p *pair) {
+func (d *Diff) planSafe(p *pair, known [2]*sideKey) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.todo = nil
 			p.fail(appPanic(p, r, "reading its inputs"))
 		}
 	}()
-	p.todo = d.planPair(p)
+	p.todo = d.planPair(p, known)
 }
 
 // finishSafe is finish, a panic in it p's error.

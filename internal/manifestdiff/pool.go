@@ -2,15 +2,12 @@ package manifestdiff
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
-	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
@@ -49,45 +46,44 @@ func (d *Diff) each(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// discoverAll discovers and plans env by env (each revision of an env at
-// once, inputs keys on the pool), and keeps of each env only the apps that
-// changed: every unchanged app's entry is complete once planned, so peak
-// memory follows the largest env, and then the apps that changed.
+// discoverAll discovers and plans env by env, each env's revisions at
+// once (see join), and keeps of each env only the apps that changed:
+// every unchanged app's entry is complete once planned.
 func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) {
 	var pairs []*pair
 	for _, env := range envs {
-		var sides [2]discovered
-		var errs [2]error
-		d.each(2, func(i int) {
-			s := d.Base
-			if i == 1 {
-				s = d.Head
-			}
-			defer func() {
-				if r := recover(); r != nil {
-					errs[i] = fmt.Errorf("env %s at %s: %w", env, s.Name, render.Recovered(r, "discovering its apps"))
-				}
-			}()
-			sides[i].apps, sides[i].fails, errs[i] = d.discoverSide(ctx, s, env)
-		})
-		if err := errors.Join(errs[:]...); err != nil {
+		ps, ok, err := d.streamEnv(ctx, env)
+		if err == nil && !ok {
+			ps, err = d.discoverWhole(ctx, env)
+		}
+		if err != nil {
 			return nil, err
 		}
-		ps := d.pairUp(env, sides[0], sides[1])
-		if d.Shard.Total > 1 {
-			ps = slices.DeleteFunc(ps, func(p *pair) bool { return !InShard(p.env, p.name, d.Shard) })
-		}
-		d.plan(ps)
 		pairs = append(pairs, ps...)
 	}
 	return pairs, nil
+}
+
+// discoverWhole discovers env at both revisions, pairs every app, marks
+// those of failed documents (see failed) and plans the rest on the pool.
+func (d *Diff) discoverWhole(ctx context.Context, env string) ([]*pair, error) {
+	sides, err := d.discoverBoth(ctx, env, nil)
+	if err != nil {
+		return nil, err
+	}
+	ps := d.pairUp(env, sides[0], sides[1])
+	if d.Shard.Total > 1 {
+		ps = slices.DeleteFunc(ps, func(p *pair) bool { return !InShard(p.env, p.name, d.Shard) })
+	}
+	d.plan(ps)
+	return ps, nil
 }
 
 // plan decides each pair's renders on the pool (inputs keys read files),
 // then detaches the apps still needed from discovery's slices, so that
 // those slices, and with them every unchanged app, can be collected.
 func (d *Diff) plan(pairs []*pair) {
-	d.each(len(pairs), func(i int) { d.planSafe(pairs[i]) })
+	d.each(len(pairs), func(i int) { d.planSafe(pairs[i], [2]*sideKey{}) })
 	for _, p := range pairs {
 		if len(p.todo) == 0 && p.result.Status != report.StatusError {
 			p.base, p.head = nil, nil // unchanged: its entry is complete

@@ -1,0 +1,160 @@
+package manifestdiff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/render"
+	"github.com/gitops-promote/gitops-promote/internal/report"
+)
+
+// An env is discovered as a stream: each revision's apps reach the join
+// as their documents are expanded (argo.DiscoverOptions.Emit), each with
+// its inputs key made on its revision's goroutine, and a pair is planned
+// as soon as both of its apps are there. An unchanged app is dropped
+// then, so an env's apps are never all held at once: memory follows the
+// apps waiting for their other revision (few, as both revisions list
+// them in the same order) and the report's entries, not the repository.
+//
+// A document that failed discovery at either revision fails apps of
+// either revision by their file or ApplicationSet (see failed), which the
+// join may have dropped; such an env is discovered again whole and
+// paired by pairUp, the exact rules in one place.
+
+// sideKey is one app's inputs key, made as the app was discovered.
+type sideKey struct {
+	key string
+	err error
+	// panicked is a panic reading the inputs, recovered where it
+	// happened so that its site is known.
+	panicked *render.PanicError
+}
+
+// join pairs one env's apps as both revisions discover them.
+type join struct {
+	d   *Diff
+	env string
+	mu  sync.Mutex
+	// waiting holds the pairs that have one app so far, with its key.
+	waiting map[string]*waitingPair
+	paired  []*pair
+}
+
+type waitingPair struct {
+	p    *pair
+	keys [2]*sideKey
+}
+
+// streamEnv discovers env at both revisions through a join. ok is false
+// when a document failed at either revision: the caller discovers the env
+// again whole.
+func (d *Diff) streamEnv(ctx context.Context, env string) (ps []*pair, ok bool, err error) {
+	j := &join{d: d, env: env, waiting: map[string]*waitingPair{}}
+	sides, err := d.discoverBoth(ctx, env, j.add)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(sides[0].fails)+len(sides[1].fails) > 0 {
+		return nil, false, nil
+	}
+	return j.done(), true, nil
+}
+
+// discoverBoth discovers env at base and head at once. With emit, each
+// app goes to emit with its revision (0 base, 1 head) and is not
+// returned.
+func (d *Diff) discoverBoth(ctx context.Context, env string, emit func(int, argo.App)) ([2]discovered, error) {
+	var sides [2]discovered
+	var errs [2]error
+	d.each(2, func(i int) {
+		s := d.side(i)
+		defer func() {
+			if r := recover(); r != nil {
+				errs[i] = fmt.Errorf("env %s at %s: %w", env, s.Name, render.Recovered(r, "discovering its apps"))
+			}
+		}()
+		var each func(argo.App)
+		if emit != nil {
+			each = func(a argo.App) { emit(i, a) }
+		}
+		sides[i].apps, sides[i].fails, errs[i] = d.discoverSide(ctx, s, env, each)
+	})
+	return sides, errors.Join(errs[:]...)
+}
+
+// add takes one app of one revision: its key is made here, outside the
+// lock, and the pair is planned once both apps are in.
+func (j *join) add(side int, a argo.App) {
+	if j.d.Shard.Total > 1 && !InShard(j.env, a.Name, j.d.Shard) {
+		return
+	}
+	var k *sideKey
+	if a.Err == "" {
+		k = j.d.sideKey(a, side)
+	}
+	app := &a
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	w := j.waiting[a.Name]
+	if w == nil {
+		w = &waitingPair{p: &pair{env: j.env, name: a.Name}}
+		j.waiting[a.Name] = w
+	}
+	if side == 0 {
+		w.p.base = app
+	} else {
+		w.p.head = app
+	}
+	w.keys[side] = k
+	if w.p.base != nil && w.p.head != nil {
+		delete(j.waiting, a.Name)
+		j.d.planKnown(w.p, w.keys)
+		j.paired = append(j.paired, w.p)
+	}
+}
+
+// done plans the apps of one revision only (added, removed) and returns
+// the env's pairs sorted by name, as pairUp does.
+func (j *join) done() []*pair {
+	out := j.paired
+	for _, w := range j.waiting {
+		j.d.planKnown(w.p, w.keys)
+		out = append(out, w.p)
+	}
+	sort.Slice(out, func(i, k int) bool { return out[i].name < out[k].name })
+	return out
+}
+
+// planKnown is planSafe with the keys made at discovery, then drops the
+// apps of a pair that has nothing to render, as plan does.
+func (d *Diff) planKnown(p *pair, keys [2]*sideKey) {
+	d.planSafe(p, keys)
+	if len(p.todo) == 0 && p.result.Status != report.StatusError {
+		p.base, p.head = nil, nil
+	}
+}
+
+// sideKey makes a's inputs key at one revision; a panic is kept as the
+// key's, recovered here for its site.
+func (d *Diff) sideKey(a argo.App, side int) (k *sideKey) {
+	s := d.side(side)
+	defer func() {
+		if r := recover(); r != nil {
+			k = &sideKey{panicked: render.Recovered(r, "reading its inputs")}
+		}
+	}()
+	key, err := inputsKey(a, s.FS, d.Config.RepoURL, s.Rev)
+	return &sideKey{key: key, err: err}
+}
+
+// side is revision i: 0 base, 1 head.
+func (d *Diff) side(i int) Side {
+	if i == 1 {
+		return d.Head
+	}
+	return d.Base
+}
