@@ -6,27 +6,35 @@ import (
 )
 
 // The renders run at twice Go's default heap growth unless GOGC says
-// otherwise; discovery keeps what the process started with.
+// otherwise; discovery keeps what the process started with, and the
+// report is written at Go's default again.
 func TestRenderingGC(t *testing.T) {
 	was := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(was) })
 	tests := []struct {
-		gogc string
-		want int
+		gogc      string
+		rendering int
+		reporting int
 	}{
-		{"", 200},
-		{"50", 100}, // the user's GOGC (the runtime read it at start) stands
+		{"", 200, 100},
+		{"50", 100, 300}, // the user's GOGC (the runtime read it at start) stands
 	}
 	for _, tt := range tests {
-		debug.SetGCPercent(100)
-		renderingGC(func(k string) string {
+		getenv := func(k string) string {
 			if k == "GOGC" {
 				return tt.gogc
 			}
 			return ""
-		})()
-		if got := debug.SetGCPercent(100); got != tt.want {
-			t.Errorf("GOGC=%q: the renders run at %d, want %d", tt.gogc, got, tt.want)
+		}
+		debug.SetGCPercent(100)
+		renderingGC(getenv)()
+		if got := debug.SetGCPercent(100); got != tt.rendering {
+			t.Errorf("GOGC=%q: the renders run at %d, want %d", tt.gogc, got, tt.rendering)
+		}
+		debug.SetGCPercent(300) // whatever the renders left
+		reportingGC(getenv)
+		if got := debug.SetGCPercent(100); got != tt.reporting {
+			t.Errorf("GOGC=%q: the report is written at %d, want %d", tt.gogc, got, tt.reporting)
 		}
 	}
 }

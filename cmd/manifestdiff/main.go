@@ -56,10 +56,10 @@ func tuneGC(getenv func(string) string) {
 // renderingGC trades memory for fewer collections while the apps render,
 // unless GOGC says otherwise: twice Go's default heap growth. Measured on
 // the 1000-node MR: about 10% less CPU, peak RSS unchanged. Discovery
-// keeps the default: its heap holds every app of an env at both
-// revisions, and the headroom would make a one-app change cost memory in
-// proportion to the repository (see docs/benchmarks.md, "Memory and
-// repository size").
+// and the report keep the default (see reportingGC): their heap holds an
+// entry per app of the repository, and the headroom would make a one-app
+// change cost memory in proportion to the repository (see
+// docs/benchmarks.md, "Memory and repository size").
 func renderingGC(getenv func(string) string) func() {
 	return func() {
 		if getenv("GOGC") == "" {
@@ -68,6 +68,16 @@ func renderingGC(getenv func(string) string) func() {
 			runtime.GC()
 			debug.SetGCPercent(200)
 		}
+	}
+}
+
+// reportingGC returns to Go's default heap growth once the renders are
+// done, unless GOGC says otherwise: writing a report allocates about 20
+// times its size, and at 200 that headroom over the report's entries was
+// the peak of a one-app change on a large repository.
+func reportingGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
 	}
 }
 

@@ -90,6 +90,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d apps", done, total) }
 	}
 	rep, runErr := d.Run(ctx)
+	reportingGC(getenv)
 	if progress {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}

@@ -53,6 +53,12 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 					return fail(fmt.Errorf("generates application %s twice", a.Name))
 				}
 				names[a.Name] = true
+				if d.emit != nil {
+					// at once, not held with the whole ApplicationSet's
+					// (see DiscoverOptions.Emit should it fail later)
+					d.accept(a)
+					continue
+				}
 				out = append(out, a)
 			}
 		}

@@ -38,12 +38,16 @@ type DiscoverOptions struct {
 	// Repos opens another repository at a revision, for git generators
 	// of other repositories; nil makes those generators errors.
 	Repos RepoOpener
-	// Emit, when set, takes each app as soon as its document is expanded,
-	// in the order of files and documents, and the apps are not returned:
-	// a caller that keeps only a little of each app then holds one
-	// document's apps at a time, not an env's. An app whose name a later
-	// document repeats has been emitted by then: its Failure (Duplicate)
-	// comes with the others at the end, and the caller drops it.
+	// Emit, when set, takes each app as soon as it is generated, in the
+	// order of files and documents, and the apps are not returned: a
+	// caller that keeps only a little of each app never holds an env's
+	// apps, nor a whole ApplicationSet's. The apps are exactly those
+	// returned without Emit when discovery reports no failure. When it
+	// reports one, some of what was emitted may not stand: an
+	// ApplicationSet that fails part way has emitted its first apps, and
+	// an app whose name a later document repeats has been emitted
+	// (Failure.Duplicate). Such a caller discovers the env again without
+	// Emit.
 	Emit func(App)
 }
 
@@ -252,25 +256,31 @@ func (d *discovery) file(m Manifest) {
 			continue
 		}
 		for _, a := range apps {
-			prev, dup := d.seen[a.Name]
-			if !dup {
-				d.seen[a.Name] = position{a.File, a.Line}
-				if d.emit != nil {
-					d.emit(a)
-				} else {
-					d.apps = append(d.apps, a)
-				}
-				continue
-			}
-			err := posError(a.File, a.Line, fmt.Errorf("app %s: name already used by %s:%d", a.Name, prev.File, prev.Line))
-			if f := d.dups[a.Name]; f != nil {
-				f.Err = fmt.Errorf("%w; %s", f.Err, err)
-				continue
-			}
-			d.dups[a.Name] = &Failure{Name: a.Name, File: a.File, Line: a.Line, Duplicate: true,
-				Err: fmt.Errorf("env %s: %w", d.env, err)}
+			d.accept(a)
 		}
 	}
+}
+
+// accept takes an app a document generated: the first of its name is
+// kept (emitted, or added to apps), and a later one fails the name.
+func (d *discovery) accept(a App) {
+	prev, dup := d.seen[a.Name]
+	if !dup {
+		d.seen[a.Name] = position{a.File, a.Line}
+		if d.emit != nil {
+			d.emit(a)
+		} else {
+			d.apps = append(d.apps, a)
+		}
+		return
+	}
+	err := posError(a.File, a.Line, fmt.Errorf("app %s: name already used by %s:%d", a.Name, prev.File, prev.Line))
+	if f := d.dups[a.Name]; f != nil {
+		f.Err = fmt.Errorf("%w; %s", f.Err, err)
+		return
+	}
+	d.dups[a.Name] = &Failure{Name: a.Name, File: a.File, Line: a.Line, Duplicate: true,
+		Err: fmt.Errorf("env %s: %w", d.env, err)}
 }
 
 // position is where a document generated an app.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/render"
-	"github.com/gitops-promote/gitops-promote/internal/report"
 )
 
 // An env is discovered as a stream: each revision's apps reach the join
@@ -41,8 +40,22 @@ type join struct {
 	mu  sync.Mutex
 	// waiting holds the pairs that have one app so far, with its key.
 	waiting map[string]*waitingPair
-	paired  []*pair
+	paired  []entry
+	// The revision that runs ahead waits for the other (see add):
+	// unmatched counts each revision's waiting apps, finished says
+	// which revision has emitted all of its apps.
+	step      *sync.Cond
+	unmatched [2]int
+	finished  [2]bool
+	ahead     int // how far a revision may run ahead; 0: it never waits
 }
+
+// maxAhead is how many apps one revision may discover that the other has
+// not yet: both list an env's apps in the same order, so the waiting set
+// stays this small rather than growing to what one core did while the
+// other was collecting garbage or expanding a larger document. A
+// variable for the tests, which make every app wait.
+var maxAhead = 128
 
 type waitingPair struct {
 	p    *pair
@@ -52,9 +65,13 @@ type waitingPair struct {
 // streamEnv discovers env at both revisions through a join. ok is false
 // when a document failed at either revision: the caller discovers the env
 // again whole.
-func (d *Diff) streamEnv(ctx context.Context, env string) (ps []*pair, ok bool, err error) {
+func (d *Diff) streamEnv(ctx context.Context, env string) (es []entry, ok bool, err error) {
 	j := &join{d: d, env: env, waiting: map[string]*waitingPair{}}
-	sides, err := d.discoverBoth(ctx, env, j.add)
+	j.step = sync.NewCond(&j.mu)
+	if d.workers() > 1 {
+		j.ahead = maxAhead // both revisions are discovered at once
+	}
+	sides, err := d.discoverBoth(ctx, env, j)
 	if err != nil {
 		return nil, false, err
 	}
@@ -64,10 +81,9 @@ func (d *Diff) streamEnv(ctx context.Context, env string) (ps []*pair, ok bool, 
 	return j.done(), true, nil
 }
 
-// discoverBoth discovers env at base and head at once. With emit, each
-// app goes to emit with its revision (0 base, 1 head) and is not
-// returned.
-func (d *Diff) discoverBoth(ctx context.Context, env string, emit func(int, argo.App)) ([2]discovered, error) {
+// discoverBoth discovers env at base and head at once. With a join, each
+// app goes to it and is not returned.
+func (d *Diff) discoverBoth(ctx context.Context, env string, j *join) ([2]discovered, error) {
 	var sides [2]discovered
 	var errs [2]error
 	d.each(2, func(i int) {
@@ -77,11 +93,12 @@ func (d *Diff) discoverBoth(ctx context.Context, env string, emit func(int, argo
 				errs[i] = fmt.Errorf("env %s at %s: %w", env, s.Name, render.Recovered(r, "discovering its apps"))
 			}
 		}()
-		var each func(argo.App)
-		if emit != nil {
-			each = func(a argo.App) { emit(i, a) }
+		var emit func(argo.App)
+		if j != nil {
+			defer j.finish(i)
+			emit = func(a argo.App) { j.add(i, a) }
 		}
-		sides[i].apps, sides[i].fails, errs[i] = d.discoverSide(ctx, s, env, each)
+		sides[i].apps, sides[i].fails, errs[i] = d.discoverSide(ctx, s, env, emit)
 	})
 	return sides, errors.Join(errs[:]...)
 }
@@ -112,30 +129,38 @@ func (j *join) add(side int, a argo.App) {
 	w.keys[side] = k
 	if w.p.base != nil && w.p.head != nil {
 		delete(j.waiting, a.Name)
-		j.d.planKnown(w.p, w.keys)
-		j.paired = append(j.paired, w.p)
+		j.d.planSafe(w.p, w.keys)
+		j.paired = append(j.paired, settled(w.p))
+		j.unmatched[1-side]--
+	} else {
+		j.unmatched[side]++
 	}
+	j.step.Broadcast()
+	// Wait while this revision is ahead and the other can catch up. Both
+	// never wait at once: each waits only while the other is not ahead.
+	for j.ahead > 0 && j.unmatched[side] > j.ahead && !j.finished[1-side] && j.unmatched[1-side] <= j.ahead {
+		j.step.Wait()
+	}
+}
+
+// finish marks a revision as done emitting: the other never waits for it.
+func (j *join) finish(side int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.finished[side] = true
+	j.step.Broadcast()
 }
 
 // done plans the apps of one revision only (added, removed) and returns
-// the env's pairs sorted by name, as pairUp does.
-func (j *join) done() []*pair {
+// the env's entries sorted by name, as pairUp sorts pairs.
+func (j *join) done() []entry {
 	out := j.paired
 	for _, w := range j.waiting {
-		j.d.planKnown(w.p, w.keys)
-		out = append(out, w.p)
+		j.d.planSafe(w.p, w.keys)
+		out = append(out, settled(w.p))
 	}
-	sort.Slice(out, func(i, k int) bool { return out[i].name < out[k].name })
+	sort.Slice(out, func(i, k int) bool { return out[i].name() < out[k].name() })
 	return out
-}
-
-// planKnown is planSafe with the keys made at discovery, then drops the
-// apps of a pair that has nothing to render, as plan does.
-func (d *Diff) planKnown(p *pair, keys [2]*sideKey) {
-	d.planSafe(p, keys)
-	if len(p.todo) == 0 && p.result.Status != report.StatusError {
-		p.base, p.head = nil, nil
-	}
 }
 
 // sideKey makes a's inputs key at one revision; a panic is kept as the

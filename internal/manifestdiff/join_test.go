@@ -2,6 +2,7 @@ package manifestdiff
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/fstest"
 
@@ -20,10 +21,14 @@ type plannedPair struct {
 	Panicked   string
 }
 
-func planned(ps []*pair) []plannedPair {
-	out := make([]plannedPair, len(ps))
-	for i, p := range ps {
-		out[i] = plannedPair{p.result, p.todo, p.base != nil, p.head != nil, p.panicked}
+func planned(es []entry) []plannedPair {
+	out := make([]plannedPair, len(es))
+	for i, e := range es {
+		if p := e.p; p != nil {
+			out[i] = plannedPair{p.result, p.todo, p.base != nil, p.head != nil, p.panicked}
+			continue
+		}
+		out[i] = plannedPair{Result: e.done}
 	}
 	return out
 }
@@ -65,45 +70,54 @@ func TestJoinPlansAsWholeEnv(t *testing.T) {
 		{"file does not parse", derive(t, base).write("argocd/qa/app-gateway.yaml", "kind: [\n").m, Shard{}, false,
 			map[string]int{"unchanged": 6, "error": 2, "render": 1}},
 	}
+	// Each case also runs with revisions that may not run ahead by more
+	// than one app, so that they wait for each other all the time: the
+	// plan is the same, and neither waits forever (apps added at one
+	// revision only put both ahead).
+	was := maxAhead
+	t.Cleanup(func() { maxAhead = was })
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := config.Parse(tc.head[config.FileName].Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := &Diff{Config: cfg, Charts: newFetcher(), Shard: tc.shard, live: map[string]bool{},
-				Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: tc.head}}
-			ctx := context.Background()
-			streamed, ok, err := d.streamEnv(ctx, "qa")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ok != tc.stream {
-				t.Fatalf("streamed: %v, want %v", ok, tc.stream)
-			}
-			whole, err := d.discoverWhole(ctx, "qa")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, kinds(whole)); diff != "" {
-				t.Errorf("whole plan (-want +got):\n%s", diff)
-			}
-			if !ok {
-				return
-			}
-			if diff := cmp.Diff(planned(whole), planned(streamed)); diff != "" {
-				t.Errorf("streamed plan (-whole +streamed):\n%s", diff)
-			}
-		})
+		for _, ahead := range []int{was, 1} {
+			maxAhead = ahead
+			t.Run(fmt.Sprintf("%s, %d ahead", tc.name, ahead), func(t *testing.T) {
+				cfg, err := config.Parse(tc.head[config.FileName].Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := &Diff{Config: cfg, Charts: newFetcher(), Shard: tc.shard, live: map[string]bool{},
+					Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: tc.head}}
+				ctx := context.Background()
+				streamed, ok, err := d.streamEnv(ctx, "qa")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok != tc.stream {
+					t.Fatalf("streamed: %v, want %v", ok, tc.stream)
+				}
+				whole, err := d.discoverWhole(ctx, "qa")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tc.want, kinds(whole)); diff != "" {
+					t.Errorf("whole plan (-want +got):\n%s", diff)
+				}
+				if !ok {
+					return
+				}
+				if diff := cmp.Diff(planned(whole), planned(streamed)); diff != "" {
+					t.Errorf("streamed plan (-whole +streamed):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
 // kinds counts pairs by status, "render" for those whose status their
 // renders decide.
-func kinds(ps []*pair) map[string]int {
+func kinds(es []entry) map[string]int {
 	m := map[string]int{}
-	for _, p := range ps {
-		k := p.result.Status
+	for _, e := range planned(es) {
+		k := e.Result.Status
 		if k == "" {
 			k = "render"
 		}

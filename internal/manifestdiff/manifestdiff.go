@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"sort"
+	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -78,6 +79,9 @@ type Diff struct {
 	Clean func(string) string
 
 	live map[string]bool // envs compared live
+	// same caches sameDeployment.
+	sameOnce sync.Once
+	same     bool
 }
 
 // pair is one app name of one env at both revisions (either may be nil).
@@ -126,10 +130,11 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	for _, e := range liveEnvs {
 		d.live[e] = true
 	}
-	pairs, err := d.discoverAll(ctx, envs)
+	entries, err := d.discoverAll(ctx, envs)
 	if err != nil {
 		return rep, err
 	}
+	pairs := pending(entries)
 	if d.Rendering != nil {
 		d.Rendering()
 	}
@@ -144,9 +149,15 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	if len(liveEnvs) > 0 {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
 	}
-	for _, p := range pairs {
-		d.scrubSafe(ctx, p)
-		rep.Apps = append(rep.Apps, p.result)
+	rep.Apps = make([]report.App, 0, len(entries))
+	for _, e := range entries {
+		if e.p != nil {
+			d.scrubSafe(ctx, e.p)
+			e.done = e.p.result
+		} else {
+			d.cleanKnown(&e.done)
+		}
+		rep.Apps = append(rep.Apps, e.done)
 	}
 	return rep, errors.Join(renderError(failed), liveErr)
 }

@@ -47,26 +47,61 @@ func (d *Diff) each(n int, f func(i int)) {
 }
 
 // discoverAll discovers and plans env by env, each env's revisions at
-// once (see join), and keeps of each env only the apps that changed:
-// every unchanged app's entry is complete once planned.
-func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]*pair, error) {
-	var pairs []*pair
+// once (see join). It returns every app's entry in report order.
+func (d *Diff) discoverAll(ctx context.Context, envs []string) ([]entry, error) {
+	var out []entry
 	for _, env := range envs {
-		ps, ok, err := d.streamEnv(ctx, env)
+		es, ok, err := d.streamEnv(ctx, env)
 		if err == nil && !ok {
-			ps, err = d.discoverWhole(ctx, env)
+			es, err = d.discoverWhole(ctx, env)
 		}
 		if err != nil {
 			return nil, err
 		}
-		pairs = append(pairs, ps...)
+		out = append(out, es...)
 	}
-	return pairs, nil
+	return out, nil
+}
+
+// entry is one app of the report, in order: a pair with work left (its
+// renders, the live comparison, an error to clean), or, once planning
+// left nothing to do, only its finished report entry. An unchanged app
+// then costs the run its entry, not a pair (about a third of the size).
+type entry struct {
+	p    *pair
+	done report.App
+}
+
+func (e entry) name() string {
+	if e.p != nil {
+		return e.p.name
+	}
+	return e.done.Name
+}
+
+// settled is p's entry once planned, its apps dropped when it has
+// nothing left to do.
+func settled(p *pair) entry {
+	if len(p.todo) == 0 && p.result.Status != report.StatusError {
+		return entry{done: p.result}
+	}
+	return entry{p: p}
+}
+
+// pending is the pairs of entries that still have work.
+func pending(es []entry) []*pair {
+	var ps []*pair
+	for _, e := range es {
+		if e.p != nil {
+			ps = append(ps, e.p)
+		}
+	}
+	return ps
 }
 
 // discoverWhole discovers env at both revisions, pairs every app, marks
 // those of failed documents (see failed) and plans the rest on the pool.
-func (d *Diff) discoverWhole(ctx context.Context, env string) ([]*pair, error) {
+func (d *Diff) discoverWhole(ctx context.Context, env string) ([]entry, error) {
 	sides, err := d.discoverBoth(ctx, env, nil)
 	if err != nil {
 		return nil, err
@@ -75,22 +110,16 @@ func (d *Diff) discoverWhole(ctx context.Context, env string) ([]*pair, error) {
 	if d.Shard.Total > 1 {
 		ps = slices.DeleteFunc(ps, func(p *pair) bool { return !InShard(p.env, p.name, d.Shard) })
 	}
-	d.plan(ps)
-	return ps, nil
-}
-
-// plan decides each pair's renders on the pool (inputs keys read files),
-// then detaches the apps still needed from discovery's slices, so that
-// those slices, and with them every unchanged app, can be collected.
-func (d *Diff) plan(pairs []*pair) {
-	d.each(len(pairs), func(i int) { d.planSafe(pairs[i], [2]*sideKey{}) })
-	for _, p := range pairs {
-		if len(p.todo) == 0 && p.result.Status != report.StatusError {
-			p.base, p.head = nil, nil // unchanged: its entry is complete
-			continue
+	d.each(len(ps), func(i int) { d.planSafe(ps[i], [2]*sideKey{}) })
+	out := make([]entry, len(ps))
+	for i, p := range ps {
+		if out[i] = settled(p); out[i].p != nil {
+			// no longer pointing into discovery's slices, so that they,
+			// and with them every unchanged app, can be collected
+			p.base, p.head = detach(p.base), detach(p.head)
 		}
-		p.base, p.head = detach(p.base), detach(p.head)
 	}
+	return out, nil
 }
 
 func detach(a *argo.App) *argo.App {

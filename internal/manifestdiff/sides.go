@@ -19,6 +19,10 @@ func (d *Diff) configAt(s Side) *config.Config {
 // sameDeployment reports whether both revisions render with the same
 // deployment settings; when they differ, no app is unchanged on its
 // inputs alone: every app renders at both revisions.
+// Asked for every pair, it compares once per run.
 func (d *Diff) sameDeployment() bool {
-	return d.configAt(d.Base).Deployment().Same(d.configAt(d.Head).Deployment())
+	d.sameOnce.Do(func() {
+		d.same = d.configAt(d.Base).Deployment().Same(d.configAt(d.Head).Deployment())
+	})
+	return d.same
 }

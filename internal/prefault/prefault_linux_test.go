@@ -4,6 +4,7 @@ package prefault
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -18,20 +19,30 @@ import (
 // the frontier probe finds where the runtime allocates next. Like promote,
 // it runs in a fresh process whose heap no collection has left holes in
 // (a hole below the frontier takes the next span first).
+//
+// On a loaded machine the runtime may free a goroutine's stack below the
+// frontier between the probe and the allocation (seen once in 60 runs
+// beside four busy loops), which costs promote a few page faults and
+// nothing else; the test tries three fresh processes and fails when none
+// holds the premise.
 func TestPopulateMapsThePagesTheNextAllocationGets(t *testing.T) {
 	if os.Getenv("PREFAULT_TEST_CHILD") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
-		// GOGC=off as promote runs (no collection in init, none after
-		// main turns it off): no sweep leaves free pages below the frontier
-		cmd.Env = append(os.Environ(), "PREFAULT_TEST_CHILD=1", "GOGC=off")
-		out, err := cmd.CombinedOutput()
-		if err == nil && strings.Contains(string(out), "--- SKIP: "+t.Name()) {
-			t.Skipf("in a fresh process:\n%s", out)
+		var outs []string
+		for range 3 {
+			cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+			// GOGC=off as promote runs (no collection in init, none after
+			// main turns it off): no sweep leaves free pages below the frontier
+			cmd.Env = append(os.Environ(), "PREFAULT_TEST_CHILD=1", "GOGC=off")
+			out, err := cmd.CombinedOutput()
+			if err == nil && strings.Contains(string(out), "--- SKIP: "+t.Name()) {
+				t.Skipf("in a fresh process:\n%s", out)
+			}
+			if err == nil && strings.Contains(string(out), "--- PASS: "+t.Name()) {
+				return
+			}
+			outs = append(outs, fmt.Sprintf("%v\n%s", err, out))
 		}
-		if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-			t.Fatalf("in a fresh process: %v\n%s", err, out)
-		}
-		return
+		t.Fatalf("in three fresh processes:\n%s", strings.Join(outs, "\n"))
 	}
 	const want = 1 << 20
 	lo, hi, err := populate(want)
