@@ -72,9 +72,10 @@ func renderingGC(getenv func(string) string) func() {
 }
 
 // reportingGC returns to Go's default heap growth once the renders are
-// done, unless GOGC says otherwise: writing a report allocates about 20
-// times its size, and at 200 that headroom over the report's entries was
-// the peak of a one-app change on a large repository.
+// done, unless GOGC says otherwise: writing the report allocates while
+// the heap holds an entry per app, and at 200 that headroom was the peak
+// of a one-app change on a large repository (1000 nodes: 79-87 MB
+// against 88-93, docs/benchmarks.md).
 func reportingGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(100)

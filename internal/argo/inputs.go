@@ -1,6 +1,7 @@
 package argo
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gobwas/glob"
 	"go.yaml.in/yaml/v3"
@@ -33,7 +35,13 @@ import (
 // app uses ARGOCD_APP_REVISION, whose value it is.
 func (a App) InputsKey(fsys fs.FS, repoURL, rev string) (string, error) {
 	k := &keyer{h: sha256.New(), fsys: fsys}
-	spec, err := json.Marshal(struct {
+	buf := specBufs.Get().(*bytes.Buffer)
+	defer specBufs.Put(buf)
+	buf.Reset()
+	// encoded into a reused buffer: a fleet's every app is keyed at both
+	// revisions, and json.Marshal's copy of each spec was 6% of what a
+	// one-app run at 1000 nodes allocated
+	err := json.NewEncoder(buf).Encode(struct {
 		Name, Namespace, Project, Instance string
 		MultiSource                        bool
 		Sources                            []Source
@@ -41,8 +49,9 @@ func (a App) InputsKey(fsys fs.FS, repoURL, rev string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	spec := buf.Bytes()
 	k.put("spec", spec)
-	if strings.Contains(string(spec), "ARGOCD_APP_REVISION") {
+	if bytes.Contains(spec, []byte("ARGOCD_APP_REVISION")) {
 		k.put("revision", []byte(rev))
 	}
 	wholeRepo := false
@@ -60,6 +69,9 @@ func (a App) InputsKey(fsys fs.FS, repoURL, rev string) (string, error) {
 	}
 	return hex.EncodeToString(k.h.Sum(nil)), nil
 }
+
+// specBufs holds the buffers InputsKey encodes specs into.
+var specBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 type keyer struct {
 	h    hash.Hash
