@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,27 +83,92 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //
 // Apps come in environment order (first appearance), then by name; unchanged
 // resources are left out, so unchanged apps have "resources": [].
+//
+// The apps are encoded one at a time into the document's layout (what
+// an indenting json.Encoder writes for the whole document, byte for
+// byte), so that a report of 12,000 apps is not first built again as one
+// value and one buffer.
 func JSON(w io.Writer, r Report) error {
-	doc := jsonReport{Base: r.Base, Head: r.Head, Shard: r.Shard, LiveEnvs: toJSONLiveEnvs(r.LiveEnvs), Apps: []jsonApp{}, Summary: r.Summary()}
-	for _, g := range r.ordered() {
-		for _, a := range g.Apps {
-			ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Resources: []jsonResource{}}
-			if r.Shard != nil {
-				ja.Namespace = a.Namespace
-			}
-			for _, res := range changedResources(a) {
-				ja.Resources = append(ja.Resources, toJSONResource(res))
-			}
-			ja.Live = toJSONLive(a.Live)
-			doc.Apps = append(doc.Apps, ja)
-		}
+	j := &jsonWriter{w: w}
+	j.raw("{\n")
+	j.field("base", r.Base, true)
+	j.field("head", r.Head, true)
+	if r.Shard != nil {
+		j.field("shard", r.Shard, true)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	// Placeholders like <redacted> stay readable.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("write json report: %w", err)
+	if live := toJSONLiveEnvs(r.LiveEnvs); len(live) > 0 {
+		j.field("liveEnvs", live, true)
+	}
+	if len(r.Apps) == 0 {
+		j.raw(`  "apps": [],` + "\n")
+	} else {
+		j.raw(`  "apps": [` + "\n")
+		n := 0
+		for _, g := range r.ordered() {
+			for _, a := range g.Apps {
+				if n++; n > 1 {
+					j.raw(",\n")
+				}
+				j.raw("    ")
+				j.value("    ", toJSONApp(a, r.Shard != nil))
+			}
+		}
+		j.raw("\n  ],\n")
+	}
+	j.field("summary", r.Summary(), false)
+	j.raw("}\n")
+	if j.err != nil {
+		return fmt.Errorf("write json report: %w", j.err)
 	}
 	return nil
+}
+
+func toJSONApp(a App, shard bool) jsonApp {
+	ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Resources: []jsonResource{}}
+	if shard {
+		ja.Namespace = a.Namespace
+	}
+	for _, res := range changedResources(a) {
+		ja.Resources = append(ja.Resources, toJSONResource(res))
+	}
+	ja.Live = toJSONLive(a.Live)
+	return ja
+}
+
+// jsonWriter writes a document piece by piece; the first error stops it.
+type jsonWriter struct {
+	w   io.Writer
+	buf bytes.Buffer
+	err error
+}
+
+func (j *jsonWriter) raw(s string) {
+	if j.err == nil {
+		_, j.err = io.WriteString(j.w, s)
+	}
+}
+
+// field writes one member of the top-level object.
+func (j *jsonWriter) field(name string, v any, more bool) {
+	j.raw("  \"" + name + "\": ")
+	j.value("  ", v)
+	if more {
+		j.raw(",")
+	}
+	j.raw("\n")
+}
+
+// value writes v indented as it stands at prefix's depth, without the
+// encoder's trailing newline. Placeholders like <redacted> stay readable.
+func (j *jsonWriter) value(prefix string, v any) {
+	if j.err != nil {
+		return
+	}
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if j.err = enc.Encode(v); j.err == nil {
+		_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+	}
 }

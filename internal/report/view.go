@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +24,8 @@ func (r Report) Envs() []Env {
 	groups := r.ordered()
 	out := make([]Env, len(groups))
 	for i, g := range groups {
-		out[i] = Env{Name: g.Env, Apps: g.Apps}
+		// a copy: the groups may be windows onto r.Apps (see inOrder)
+		out[i] = Env{Name: g.Env, Apps: slices.Clone(g.Apps)}
 	}
 	return out
 }
