@@ -45,20 +45,30 @@ func main() {
 // tuneGC sets the collector's soft limit, unless GOMEMLIMIT says
 // otherwise: when the heap nears 220 MiB it collects at the latest (a
 // bigger repository makes it collect more often, never fail). Discovery
-// runs at Go's default heap growth (GOGC=100); see renderingGC for the
-// renders.
+// lets the heap grow by 75% between collections, unless GOGC says
+// otherwise: what it marks grows with the repository (the report's
+// entries, and what both revisions allocate while a collection marks),
+// and the headroom over it was the peak of a one-app change at 1000
+// nodes (docs/benchmarks.md, "Memory and repository size"). See
+// renderingGC for the renders.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(220 << 20)
 	}
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(discoveryGC)
+	}
 }
+
+// discoveryGC is the heap growth discovery runs at (see tuneGC).
+const discoveryGC = 75
 
 // renderingGC trades memory for fewer collections while the apps render,
 // unless GOGC says otherwise: twice Go's default heap growth. Measured on
 // the 1000-node MR: about 10% less CPU, peak RSS unchanged. Discovery
-// and the report keep the default (see reportingGC): their heap holds an
-// entry per app of the repository, and the headroom would make a one-app
-// change cost memory in proportion to the repository (see
+// (see tuneGC) and the report (see reportingGC) keep less headroom: their
+// heap holds an entry per app of the repository, and the headroom would
+// make a one-app change cost memory in proportion to the repository (see
 // docs/benchmarks.md, "Memory and repository size").
 func renderingGC(getenv func(string) string) func() {
 	return func() {
