@@ -70,6 +70,12 @@ type Repo struct {
 
 	packsMu    sync.Mutex
 	packReader *packReader // see packs
+	// trees caches decoded trees (plumbing.Hash -> *gitTree) for every
+	// tree view: each look-up walks from the root, globbing an env's
+	// manifests looks up hundreds of paths through the same few trees,
+	// and two revisions share most of theirs. Written once per tree,
+	// then only read, as sync.Map suits.
+	trees sync.Map
 }
 
 // Open opens the repository whose work tree contains dir, looking for .git

@@ -9,7 +9,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -51,7 +50,7 @@ func (r *Repo) treeView(commit plumbing.Hash) (*treeFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &treeFS{r: r, root: c.TreeHash, mtime: c.Committer.When, trees: map[plumbing.Hash]*gitTree{}}
+	t := &treeFS{r: r, root: c.TreeHash, mtime: c.Committer.When}
 	if _, err := t.tree(c.TreeHash); err != nil {
 		return nil, fmt.Errorf("reading tree of %s: %w", commit, err)
 	}
@@ -67,11 +66,6 @@ type treeFS struct {
 	r     *Repo
 	root  plumbing.Hash
 	mtime time.Time
-	// trees caches decoded trees: every lookup walks from the root, and
-	// globbing an env's manifests looks up hundreds of paths through the
-	// same few trees. mu guards the map; a gitTree is immutable.
-	mu    sync.Mutex
-	trees map[plumbing.Hash]*gitTree
 }
 
 // node is a resolved tree entry.

@@ -19,25 +19,21 @@ type gitTree struct {
 	byName  map[string]int     // index into entries, for large trees
 }
 
-// tree returns the decoded tree h, from the view's cache.
+// tree returns the decoded tree h, from the repository's cache.
 func (t *treeFS) tree(h plumbing.Hash) (*gitTree, error) {
-	t.mu.Lock()
-	tr, ok := t.trees[h]
-	t.mu.Unlock()
-	if ok {
-		return tr, nil
+	if tr, ok := t.r.trees.Load(h); ok {
+		return tr.(*gitTree), nil
 	}
 	data, err := t.r.objectData(h, plumbing.TreeObject)
 	if err != nil {
 		return nil, err
 	}
-	if tr, err = parseTree(data); err != nil {
+	tr, err := parseTree(data)
+	if err != nil {
 		return nil, fmt.Errorf("reading tree %s: %w", h, err)
 	}
-	t.mu.Lock()
-	t.trees[h] = tr
-	t.mu.Unlock()
-	return tr, nil
+	got, _ := t.r.trees.LoadOrStore(h, tr)
+	return got.(*gitTree), nil
 }
 
 // entry returns the entry at slash path p as the tree records it: no
