@@ -173,6 +173,13 @@ def bench_promote(a, work, chart_url):
             "promote apply --skip-chart-check": lambda cwd: [f"{a.bin}/promote", "apply", "--from", "preprod", "--to", "prod",
                                                               "--repo", cwd, "--skip-chart-check"],
         }
+        floor = os.path.join(a.bin, "promote-floor")
+        if not padding and os.path.exists(floor):
+            # what no promote can beat, timed in the same alternation: a
+            # process that does nothing, and one that links promote's
+            # libraries and runs none of our code (scripts/bench.sh)
+            cmds["a process that does nothing (/bin/true)"] = lambda cwd: ["/bin/true"]
+            cmds["promote's libraries alone (package init, no code of ours)"] = lambda cwd: [floor]
         med, _ = alternate(a.runs, setup, cmds)
         # the numstat of our commit, as the acceptance counts it, and the
         # peak RSS of that run (memory should not grow with the files)
@@ -184,6 +191,10 @@ def bench_promote(a, work, chart_url):
         base_t = med["baseline promote.sh"]
         for name in ("promote apply", "promote apply --skip-chart-check"):
             rows.append((f"promote, {label}", name, base_t, med[name], PROMOTE_TARGETS[label]))
+        for name in cmds:
+            if name not in med or name in ("baseline promote.sh", "promote apply", "promote apply --skip-chart-check"):
+                continue
+            rows.append((f"promote, {label}", name, base_t, med[name]))
         print(f"promote {label}: our commit changes {added}+{removed} lines ({added + removed} in numstat); "
               f"peak RSS of promote apply {rss:.1f} MB", file=sys.stderr)
     return rows
@@ -240,6 +251,13 @@ def main():
         if target:
             goal, met = target_text(target[0]), target_met(target[0], b, o)
         print(f"| {scen} | {name} | {b * 1000:.0f} ms | {o * 1000:.1f} ms | {b / o:.1f}x | {goal} | {met} |")
+    floor = [r for r in rows if r[1].startswith("promote's libraries alone")]
+    if floor:
+        _, _, b, o = floor[0]
+        budget = b / PROMOTE_TARGETS["12 nodes"][0]
+        print(f"\n20x of this baseline is {budget * 1000:.1f} ms; promote's libraries alone take {o * 1000:.1f} ms "
+              f"of it, which leaves {(budget - o) * 1000:.1f} ms for the rest of a promotion "
+              f"(our packages' init, the plan, the checks, the commit, the move and the exit).")
     srv.shutdown()
     shutil.rmtree(work, ignore_errors=True)
 
