@@ -12,7 +12,6 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
-	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/gitsource"
 	"github.com/gitops-promote/gitops-promote/internal/kube"
@@ -56,11 +55,12 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	cfg, baseCfg, err := loadConfigs(head.FS, base.FS, log)
+	cfgs, err := loadConfigs(head.FS, base.FS, log)
 	if err != nil {
 		return err
 	}
-	base.Config = baseCfg
+	cfg := cfgs.head
+	base.Config = cfgs.base
 	envs, err := cfg.SelectEnvs(o.envs)
 	if err != nil {
 		return fmt.Errorf("--env: %w", err)
@@ -75,7 +75,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if client.Creds.Unscoped() {
 		log.Warn(charts.UnscopedWarning)
 	}
-	repos, err := gitFetcher(o, cfg, getenv)
+	repos, err := gitFetcher(o, cfgs, getenv)
 	if err != nil {
 		return err
 	}
@@ -90,6 +90,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		d.Progress = func(done, total int) { fmt.Fprintf(ios.ErrOut, "\rrendering %d/%d apps", done, total) }
 	}
 	rep, runErr := d.Run(ctx)
+	rep.PendingSettings = cfgs.pending
 	reportingGC(getenv)
 	if progress {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
@@ -181,9 +182,11 @@ func chartClient(o *options, getenv func(string) string) (*charts.Client, error)
 }
 
 // gitFetcher opens the other git repositories apps read. Tokens of the
-// environment go to the GitOps repository's host only; other hosts get
-// ~/.git-credentials or ~/.netrc.
-func gitFetcher(o *options, cfg *config.Config, getenv func(string) string) (*gitsource.Fetcher, error) {
+// environment go to the GitOps repository's host only, as the target
+// branch names it (none when it names none); other hosts get
+// ~/.git-credentials or ~/.netrc; local repositories only those the
+// target branch's localRepos lists.
+func gitFetcher(o *options, cfgs configs, getenv func(string) string) (*gitsource.Fetcher, error) {
 	dir := ""
 	if o.cacheDir != "" {
 		dir = filepath.Join(o.cacheDir, "git")
@@ -195,8 +198,17 @@ func gitFetcher(o *options, cfg *config.Config, getenv func(string) string) (*gi
 		dir = filepath.Join(cache, "gitops-promote", "git")
 	}
 	home, _ := os.UserHomeDir()
-	return gitsource.New(dir, gitsource.Credentials{RepoURL: cfg.RepoURL,
+	credHost := cfgs.head.RepoURL
+	if cfgs.noCredHost {
+		credHost = ""
+	}
+	f, err := gitsource.New(dir, gitsource.Credentials{RepoURL: credHost,
 		Token: firstNonEmpty(getenv("GIT_TOKEN"), getenv("GITLAB_TOKEN")), JobToken: getenv("CI_JOB_TOKEN"), Home: home})
+	if err != nil {
+		return nil, err
+	}
+	f.LocalRepos = cfgs.head.LocalRepos
+	return f, nil
 }
 
 // writeReport writes the report in the chosen format; link is the HTML

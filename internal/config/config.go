@@ -49,6 +49,9 @@ type Config struct {
 	// AppProjects are globs ({env} allowed) of files holding AppProjects,
 	// read for their syncWindows besides each env's manifests.
 	AppProjects []string `yaml:"appProjects,omitempty"`
+	// LocalRepos are the file:// URLs (prefixes) sources may name (see
+	// Trusted).
+	LocalRepos []string `yaml:"localRepos,omitempty"`
 }
 
 // Component maps a key path of the versions file to the Helm chart whose
@@ -73,6 +76,7 @@ type rawConfig struct {
 	Live         []LiveEnv       `yaml:"live"`
 	Gates        yaml.Node       `yaml:"gates"`
 	AppProjects  []string        `yaml:"appProjects"`
+	LocalRepos   []string        `yaml:"localRepos"`
 }
 
 type rawComponent struct {
@@ -114,6 +118,7 @@ func Parse(data []byte) (*Config, error) {
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
 		Ordering: raw.Ordering, Argo: raw.Argo, Live: raw.Live, AppProjects: raw.AppProjects,
+		LocalRepos: raw.LocalRepos,
 	}
 	comps, err := parseComponents(&raw.Components)
 	if err != nil {
@@ -230,6 +235,9 @@ func (c *Config) validate(at locator) error {
 		return err
 	}
 	if err := c.validateLive(at); err != nil {
+		return err
+	}
+	if err := c.validateLocalRepos(at); err != nil {
 		return err
 	}
 	if err := c.Ordering.Validate(c.Environments); err != nil {

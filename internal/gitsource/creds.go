@@ -26,7 +26,8 @@ import (
 //   - for any other host, the git ecosystem's own files in Home:
 //     ~/.git-credentials (the store helper's "https://user:pass@host"
 //     lines: same scheme and host), then ~/.netrc ("machine host login
-//     user password pass", else "default");
+//     user password pass"; its "default" entry only for RepoURL's host,
+//     under the tokens' scheme rule);
 //   - SSH URLs use the SSH agent, file:// nothing.
 //
 // go-git drops them for the rest of a redirect chain once it leaves the
@@ -68,7 +69,7 @@ func (c Credentials) auth(repoURL string) (transport.AuthMethod, *scrub.Set, err
 		secrets.AddCredential(user, pass)
 		return &http.BasicAuth{Username: user, Password: pass}, secrets, nil
 	}
-	if user, pass, ok := c.fromNetrc(strings.ToLower(ep.Host)); ok {
+	if user, pass, ok := c.fromNetrc(strings.ToLower(ep.Host), c.tokenGoesTo(ep.Protocol, HostOf(repoURL))); ok {
 		secrets.AddCredential(user, pass)
 		return &http.BasicAuth{Username: user, Password: pass}, secrets, nil
 	}
@@ -108,8 +109,11 @@ func (c Credentials) fromGitCredentials(scheme, host string) (string, string, bo
 	return "", "", false
 }
 
-// fromNetrc reads ~/.netrc for machine host (or the default entry).
-func (c Credentials) fromNetrc(host string) (string, string, bool) {
+// fromNetrc reads ~/.netrc for machine host, or its default entry when
+// withDefault: only for the GitOps repository's own host, under the
+// tokens' scheme rule. A default entry meant for one forge would
+// otherwise go to any host a merge request names, over plain HTTP too.
+func (c Credentials) fromNetrc(host string, withDefault bool) (string, string, bool) {
 	if c.Home == "" {
 		return "", "", false
 	}
@@ -139,7 +143,7 @@ func (c Credentials) fromNetrc(host string) (string, string, bool) {
 			if found {
 				return user, pass, true
 			}
-			match, found = true, true
+			match, found = withDefault, withDefault
 		case "login":
 			if v := next(); match {
 				user = v

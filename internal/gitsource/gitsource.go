@@ -53,6 +53,10 @@ type Fetcher struct {
 	// ListTimeout and FetchTimeout bound listing a remote's refs and one
 	// fetch; zero means 2 and 15 minutes.
 	ListTimeout, FetchTimeout time.Duration
+	// LocalRepos are the file:// URLs (prefixes) a source may name, from
+	// the trusted configuration; any other local repository is
+	// ErrLocalRepo. Set before the first Open.
+	LocalRepos []string
 
 	dir   string
 	creds Credentials
@@ -97,6 +101,9 @@ func (f *Fetcher) OpenRef(ctx context.Context, repoURL, ref string) (fs.FS, stri
 }
 
 func (f *Fetcher) open(ctx context.Context, repoURL, revision, tagPrefix string, literal bool) (fs.FS, string, error) {
+	if err := checkLocal(repoURL, f.LocalRepos); err != nil {
+		return nil, "", err
+	}
 	c, err := f.repo(repoURL)
 	if err != nil {
 		return nil, "", err

@@ -77,6 +77,7 @@ func TestOpenResolvesLikeArgoCD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.LocalRepos = []string{"file://" + bare}
 	ctx := context.Background()
 	for _, tc := range []struct{ rev, prefix, want, version string }{
 		{"main", "", "two", "1.3.0"},
@@ -109,6 +110,7 @@ func TestShallowAndOfflineOnceCached(t *testing.T) {
 	bare, commits := remote(t)
 	cache := t.TempDir()
 	f, _ := New(cache, Credentials{})
+	f.LocalRepos = []string{"file://" + bare}
 	if _, _, err := f.Open(context.Background(), "file://"+bare, "main", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +122,7 @@ func TestShallowAndOfflineOnceCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _ := New(cache, Credentials{})
+	again.LocalRepos = f.LocalRepos
 	tree, commit, err := again.Open(context.Background(), "file://"+bare, commits["two"], "")
 	if err != nil || commit != commits["two"] || !strings.Contains(read(t, tree, "charts/web/Chart.yaml"), "1.3.0") {
 		t.Fatalf("offline open: %s %v", commit, err)

@@ -126,6 +126,7 @@ func TestSourcesOfAnotherRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fetcher.LocalRepos = []string{"file:///"} // the test's bare repositories
 	rep, err := runWithRepos(t, base, head.m, fetcher)
 	if !errors.Is(err, ErrRender) {
 		t.Fatalf("err = %v, want ErrRender for the unreachable repository only", err)
@@ -199,6 +200,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
+	fetcher.LocalRepos = []string{"file:///"} // the test's bare repositories
 	rep, err := runWithRepos(t, base, head.m, fetcher)
 	if err != nil {
 		t.Fatal(err)

@@ -79,6 +79,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
+	fetcher.LocalRepos = []string{"file:///"} // the test's bare repositories
 	d := &Diff{Config: cfg, Charts: extEchoingFetcher{newFetcher()}, Repos: fetcher,
 		Base: Side{Name: "base", Rev: "b", FS: base}, Head: Side{Name: "head", Rev: "h", FS: head.m}}
 	rep, _ := d.Run(context.Background())

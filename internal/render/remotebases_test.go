@@ -94,6 +94,7 @@ func TestKustomizeRemoteBasesParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fetcher.LocalRepos = []string{"file:///"} // the test's bare repositories
 	req := &argo.Request{Env: "prod", App: "a", Kind: argo.KindKustomize, Path: "apps/prod", Source: argo.Source{Path: "apps/prod"}}
 	got, err := KustomizeSource{}.Render(context.Background(), Input{FS: tree, Repos: fetcher}, req)
 	if err != nil {

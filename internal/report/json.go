@@ -14,6 +14,7 @@ type jsonReport struct {
 	Base     string        `json:"base"`
 	Head     string        `json:"head"`
 	Shard    *Shard        `json:"shard,omitempty"`
+	Pending  []string      `json:"pendingSettings,omitempty"`
 	LiveEnvs []jsonLiveEnv `json:"liveEnvs,omitempty"`
 	Apps     []jsonApp     `json:"apps"`
 	Summary  Summary       `json:"summary"`
@@ -63,6 +64,7 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //
 //	{
 //	  "base": "<rev>", "head": "<rev>",
+//	  "pendingSettings": ["repoURL", ...] (only when the head revision changes a trusted setting),
 //	  "apps": [{
 //	    "env": "...", "name": "...", "status": "added|removed|changed|unchanged|error",
 //	    "error": "... (status error only)", "notRendered": "... (if skipped)",
@@ -95,6 +97,9 @@ func JSON(w io.Writer, r Report) error {
 	j.field("head", r.Head, true)
 	if r.Shard != nil {
 		j.field("shard", r.Shard, true)
+	}
+	if len(r.PendingSettings) > 0 {
+		j.field("pendingSettings", r.PendingSettings, true)
 	}
 	if live := toJSONLiveEnvs(r.LiveEnvs); len(live) > 0 {
 		j.field("liveEnvs", live, true)

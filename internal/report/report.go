@@ -47,6 +47,11 @@ type Report struct {
 	LiveEnvs []LiveEnv
 	// Shard is set on the report of one shard of a sharded run (see Merge).
 	Shard *Shard
+	// PendingSettings are the trusted .promote.yaml settings the head
+	// revision changes (names only, from config.TrustedKeys): the run
+	// rendered both revisions with the target branch's values, and the
+	// change takes effect after merge.
+	PendingSettings []string
 }
 
 // AppStatus derives changed or unchanged from an app's resource diffs, for

@@ -38,7 +38,7 @@ func ReadShard(r io.Reader, name string) (Report, error) {
 	if len(doc.LiveEnvs) > 0 {
 		return Report{}, fmt.Errorf("%s: has a live comparison, which is never sharded: %w", name, ErrShards)
 	}
-	rep := Report{Base: doc.Base, Head: doc.Head, Shard: doc.Shard, Apps: make([]App, 0, len(doc.Apps))}
+	rep := Report{Base: doc.Base, Head: doc.Head, Shard: doc.Shard, PendingSettings: doc.Pending, Apps: make([]App, 0, len(doc.Apps))}
 	for _, ja := range doc.Apps {
 		if ja.Live != nil {
 			return Report{}, fmt.Errorf("%s: app %s/%s has a live comparison, which is never sharded: %w", name, ja.Env, ja.Name, ErrShards)
@@ -71,7 +71,7 @@ func Merge(shards []Report) (Report, error) {
 	total := first.Shard.Total
 	seen := make([]bool, total+1)
 	apps := map[string]bool{}
-	out := Report{Base: first.Base, Head: first.Head}
+	out := Report{Base: first.Base, Head: first.Head, PendingSettings: first.PendingSettings}
 	for _, s := range shards {
 		switch {
 		case s.Shard == nil:
