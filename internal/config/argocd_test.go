@@ -32,7 +32,7 @@ func TestArgoCDBlock(t *testing.T) {
 		"argocd: {version: three}\n":    `argocd.version: "three" is not MAJOR.MINOR`,
 		"argocd: {version: '3'}\n":      `argocd.version: "3" is not MAJOR.MINOR`,
 		"argocd: {tracking: labels}\n":  `argocd.tracking: "labels" is not one of`,
-		"argocd: {trackingMethod: x}\n": "field trackingMethod not found",
+		"argocd: {trackingMethod: x}\n": "(did you mean tracking?)",
 	} {
 		_, err := Parse([]byte(good + block))
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -85,7 +85,7 @@ func TestArgoCDClusterSettings(t *testing.T) {
 			t.Errorf("%q: %+v", tc.block, c.Argo)
 		}
 	}
-	if _, err := Parse([]byte(good + "argocd: {helm: {valueFileSchemes: https}}\n")); err == nil || !strings.Contains(err.Error(), "valueFileSchemes not found") {
+	if _, err := Parse([]byte(good + "argocd: {helm: {valueFileSchemes: https}}\n")); err == nil || !strings.Contains(err.Error(), `unknown key "valueFileSchemes" (did you mean valuesFileSchemes?)`) {
 		t.Errorf("a misspelt setting: err = %v", err)
 	}
 }

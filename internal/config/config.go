@@ -102,6 +102,9 @@ func Parse(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
+		if uerr := unknownKeys(err); uerr != err {
+			return nil, uerr
+		}
 		return nil, fmt.Errorf("parsing %s: %s%s", FileName, oneLine(err), flowHint(data))
 	}
 	// The node tree, for the lines of the rules checked below: the file is

@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, edit, want string
 	}{
-		{"unknown key", good + "extra: 1\n", "field extra not found"},
+		{"unknown key", good + "extra: 1\n", `unknown key "extra" (known keys: repoURL,`},
 		{"unknown component key", strings.Replace(good, "{chart: dlt-backend}", "{chart: dlt-backend, version: 1}", 1), `components.dlt-node.backend: unknown key "version"`},
 		{"missing chart", strings.Replace(good, "{chart: dlt-backend}", "{}", 1), "components.dlt-node.backend: chart is required"},
 		{"no repoURL", strings.Replace(good, "repoURL: https://gitlab.example.com/org/gitops-repo.git", "repoURL: \"\"", 1), "repoURL is required"},

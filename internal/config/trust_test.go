@@ -74,3 +74,19 @@ func TestLocalReposValidated(t *testing.T) {
 		t.Errorf("no repoURL: %v", err)
 	}
 }
+
+// A mistyped key names itself, its line and what was meant, in the file's
+// terms rather than the decoder's Go type names.
+func TestUnknownKeyDidYouMean(t *testing.T) {
+	for _, tc := range []struct{ extra, want string }{
+		{"version: versions/{env}.yaml\n", `.promote.yaml:6: unknown key "version" (did you mean versions?)`},
+		{"argocd: {verison: \"3.5\"}\n", `unknown key "verison" (did you mean version?)`},
+		{"argocd: {kustomize: {buildOption: x}}\n", `unknown key "buildOption" (did you mean buildOptions?)`},
+		{"zzzqqq: 1\n", `unknown key "zzzqqq" (known keys: repoURL, environments,`},
+	} {
+		_, err := Parse([]byte(trustBase + tc.extra))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "rawConfig") {
+			t.Errorf("%q: %v, want %q", tc.extra, err, tc.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestUseColor(t *testing.T) {
@@ -25,18 +24,6 @@ func TestUseColor(t *testing.T) {
 	for _, tt := range tests {
 		if got := UseColor(tt.mode, tt.tty, env(tt.env)); got != tt.want {
 			t.Errorf("UseColor(%s, tty %v, NO_COLOR %q) = %v", tt.mode, tt.tty, tt.env, got)
-		}
-	}
-}
-
-func TestSuggest(t *testing.T) {
-	names := []string{"from", "to", "only", "force-path", "skip-chart-check", "output"}
-	for typed, want := range map[string][]string{
-		"form": {"from"}, "fro": {"from"}, "skip-chart-chek": {"skip-chart-check"}, "outptu": {"output"},
-		"xyzzy": nil, "t": nil,
-	} {
-		if got := suggest(typed, names); !cmp.Equal(got, want) {
-			t.Errorf("suggest(%q) = %q, want %q", typed, got, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/gitops-promote/gitops-promote/internal/suggest"
 	"slices"
 	"strings"
 
@@ -26,7 +27,7 @@ func (e *Enum) String() string {
 
 func (e *Enum) Set(s string) error {
 	if !slices.Contains(e.Allowed, s) {
-		return fmt.Errorf("must be %s", orList(e.Allowed))
+		return fmt.Errorf("must be %s", suggest.Or(e.Allowed))
 	}
 	*e.Value = s
 	return nil
@@ -45,7 +46,7 @@ func EnumVarP(cmd *cobra.Command, p *string, name, short, def string, allowed []
 // OutputFlag defines -o/--output FORMAT, the one meaning of --output in
 // both tools (as kubectl and helm).
 func OutputFlag(cmd *cobra.Command, p *string, def string, formats ...string) {
-	usage := "output format: " + orList(formats)
+	usage := "output format: " + suggest.Or(formats)
 	if def == "" {
 		usage += " (default: " + formats[0] + " on a terminal, else " + formats[1] + ")"
 	}
@@ -125,7 +126,7 @@ func flagError(cmd *cobra.Command, err error) error {
 			break
 		}
 		msg := "unknown flag --" + name
-		if s := suggest(name, flagNames(cmd)); len(s) > 0 {
+		if s := suggest.Close(name, flagNames(cmd)); len(s) > 0 {
 			msg += didYouMean("--", s)
 		} else if others := verbsWithFlag(cmd, name); len(others) > 0 {
 			msg += fmt.Sprintf(" for %s (%s %s it)", cmd.Name(), andList(others), takes(len(others)))
