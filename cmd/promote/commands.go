@@ -250,6 +250,7 @@ func commitFlags(cmd *cobra.Command, o *options) {
 	fs.BoolVar(&o.mergeRequest, "merge-request", false,
 		"push to a promotion branch and open or update its GitLab merge request into --branch (instead of --push)")
 	remoteFlags(cmd, o, "`REMOTE` to push to", "remote `BRANCH` to push to, or to open the merge request into")
+	fs.BoolVar(&o.createBranch, "create-branch", false, "with --push, create --branch on the remote when it has no such branch")
 	fs.BoolVar(&o.skipChartCheck, "skip-chart-check", false, "do not look new chart versions up in their repositories")
 	fs.DurationVar(&o.pushTimeout, "push-timeout", promote.DefaultPushTimeout, "how long to rebuild and retry a rejected push, e.g. `10m`")
 }

@@ -19,6 +19,7 @@ type options struct {
 	only             []string
 	output           string
 	push             bool
+	createBranch     bool // apply/pin --push: a --branch the remote lacks is created, not refused
 	remote, branch   string
 	allowDowngrade   bool
 	skipChartCheck   bool
@@ -40,6 +41,9 @@ type options struct {
 func (o *options) validate(cmd *cobra.Command) error {
 	if o.push && o.mergeRequest {
 		return cli.Usagef(cmd, "--push and --merge-request are mutually exclusive")
+	}
+	if o.createBranch && !o.push {
+		return cli.Usagef(cmd, "--create-branch goes with --push")
 	}
 	if o.pushTimeout < 0 {
 		return cli.Usagef(cmd, "--push-timeout must not be negative")

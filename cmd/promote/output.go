@@ -102,6 +102,8 @@ func writeResultTo(w io.Writer, o *options, res *promote.Result) error {
 		fmt.Fprintf(w, "committed %s: %s\n", short(res.Commit), cli.Plural(len(p.New), "file", "files"))
 		if res.Pushed {
 			fmt.Fprintf(w, "pushed to %s/%s (attempts: %d)\n", res.Remote, res.Branch, res.Attempts)
+		} else {
+			fmt.Fprintf(w, "not pushed: the commit is on your local HEAD only; re-run with --push to push it to %s/%s\n", o.remote, o.branch)
 		}
 	}
 	return nil

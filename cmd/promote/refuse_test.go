@@ -54,13 +54,21 @@ func TestRefusalsWriteNothing(t *testing.T) {
 		{"bad config", func(t *testing.T, f *fleet) {
 			f.commitFile(t, ".promote.yaml", f.read(t, ".promote.yaml")+"colour: blue\n", "typo")
 		}, []string{"plan", "--from", "qa", "--to", "preprod"},
-			[]string{"parsing .promote.yaml", "colour"}},
+			[]string{`.promote.yaml:`, `unknown key "colour" (known keys: repoURL,`}},
+		{"config key typo", func(t *testing.T, f *fleet) {
+			f.commitFile(t, ".promote.yaml", strings.Replace(f.read(t, ".promote.yaml"), "versions:", "version:", 1), "typo")
+		}, []string{"plan", "--from", "qa", "--to", "preprod"},
+			[]string{`unknown key "version" (did you mean versions?)`}},
+		{"same env", nil, []string{"plan", "--from", "qa", "--to", "qa"},
+			[]string{"cannot promote qa into itself: --from and --to name the same environment"}},
+		{"pin field typo", nil, []string{"pin", "--env", "qa", "ledger-node.api.imageTg=v1"},
+			[]string{"ledger-node.api.imageTg: versions/qa.yaml has no field imageTg (did you mean ledger-node.api.imageTag?)"}},
 		{"pin unpinned", nil, []string{"pin", "--env", "qa", "ledger-node.api.imageTag=latest"},
 			[]string{"ledger-node.api.imageTag: imageTag \"latest\" is a floating tag"}},
 		{"pin unknown key", nil, []string{"pin", "--env", "qa", "ledger-node.db.imageTag=v1"},
 			[]string{"ledger-node.db.imageTag is not a field of a configured component"}},
 		{"pin absent field", nil, []string{"pin", "--env", "qa", "gateway.digest=sha256:" + strings.Repeat("a", 64)},
-			[]string{"versions/qa.yaml: gateway.digest"}},
+			[]string{"gateway.digest: versions/qa.yaml has no field digest"}},
 		{"pin downgrade", nil, []string{"pin", "--env", "qa", "ledger-node.worker.chartVersion=0.9.0"},
 			[]string{"would go from 0.9.2 down to 0.9.0", "--allow-downgrade"}},
 		{"token flag", nil, []string{"apply", "--from", "qa", "--to", "preprod", "--token", "s3cret"},
@@ -85,6 +93,9 @@ func TestRefusalsWriteNothing(t *testing.T) {
 				if !strings.Contains(first, w) {
 					t.Errorf("error line %q does not contain %q", first, w)
 				}
+			}
+			if tt.name == "same env" && strings.Contains(first, "--force-path") {
+				t.Errorf("the hint names a flag that does not get past the error: %q", first)
 			}
 			if after := f.snapshot(t); after != before {
 				t.Errorf("something was written:\nbefore %+v\nafter  %+v", before, after)

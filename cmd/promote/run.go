@@ -56,7 +56,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 }
 
 func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
-	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, PushTimeout: o.pushTimeout, Log: logger(ios.ErrOut, o)}
+	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, CreateBranch: o.createBranch, PushTimeout: o.pushTimeout, Log: logger(ios.ErrOut, o)}
 	var prefetch func(repoURL string)
 	if o.verb != "plan" && !o.skipChartCheck {
 		creds, err := charts.CredentialsFromEnv(getenv)

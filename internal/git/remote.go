@@ -63,6 +63,10 @@ func (r *Repo) Fetch(ctx context.Context, remote, branch string, auth transport.
 		RefSpecs:   []config.RefSpec{spec},
 		Auth:       auth,
 	})
+	var noRef gogit.NoMatchingRefSpecError
+	if errors.As(err, &noRef) {
+		return plumbing.ZeroHash, fmt.Errorf("fetching %s from %s: %w", branch, remote, ErrNoBranch)
+	}
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		return plumbing.ZeroHash, r.netError(fmt.Sprintf("fetching %s from %s", branch, remote), err, auth)
 	}

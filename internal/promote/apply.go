@@ -38,7 +38,11 @@ type Apply struct {
 	Push   bool
 	Remote string
 	Branch string
-	Token  string // for HTTPS remotes; never printed
+	// CreateBranch lets a push create Branch on the remote; otherwise a
+	// branch the remote lacks is git.ErrNoBranch (a typo would push a
+	// promotion where nobody reads it).
+	CreateBranch bool
+	Token        string // for HTTPS remotes; never printed
 	// Log receives progress and warnings: what happens on the way (a
 	// rejected push rebuilt on the new tip, a killed run recovered). What
 	// a run did (the commit, the push, a merge request's fate) is stated
@@ -212,8 +216,12 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 		if auth, err = a.remoteAuth(); err != nil {
 			return nil, err
 		}
-		if tip, _, err = a.Repo.FetchOptional(ctx, a.Remote, a.Branch, auth); err != nil {
+		var exists bool
+		if tip, exists, err = a.Repo.FetchOptional(ctx, a.Remote, a.Branch, auth); err != nil {
 			return nil, fmt.Errorf("%w (nothing was committed)", err)
+		}
+		if !exists && !a.CreateBranch {
+			return nil, fmt.Errorf("%w; nothing was committed", a.Repo.NoBranchError(ctx, a.Remote, a.Branch, auth))
 		}
 		if err := a.checkSource(plumbing.NewHash(res.Source), tip, "nothing was committed or pushed"); err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package promote
 import (
 	"errors"
 	"fmt"
+	"github.com/gitops-promote/gitops-promote/internal/suggest"
 	"io/fs"
 	"slices"
 	"strings"
@@ -213,7 +214,7 @@ func ParseKeyValues(args []string) ([]KeyValue, error) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return nil, fmt.Errorf("%q is not KEY=VALUE (e.g. dlt-node.backend.imageTag=v2.2.1)", a)
+			return nil, fmt.Errorf("%q is not KEY=VALUE (KEY is a component's key and a field: COMPONENT.imageTag=v2.2.1)", a)
 		}
 		if slices.ContainsFunc(out, func(kv KeyValue) bool { return kv.Key == k }) {
 			return nil, fmt.Errorf("%s is given twice", k)
@@ -239,7 +240,13 @@ func BuildPin(fsys fs.FS, cfg *config.Config, req PinRequest) (*Plan, error) {
 	for _, kv := range req.Sets {
 		comp, field, err := splitKey(cfg, kv.Key)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w%s", err, suggest.Hint("", kv.Key, fieldKeys(cur)))
+		}
+		if c, _ := cur.Component(comp.Key); c.Found {
+			if _, ok := c.Field(field); !ok {
+				return nil, fmt.Errorf("%s: %s has no field %s%s: %w", kv.Key, cur.Path, field,
+					suggest.Hint("", kv.Key, fieldKeys(cur)), versions.ErrMissing)
+			}
 		}
 		if err := versions.CheckPinned(field, kv.Value); err != nil {
 			problems = append(problems, kv.Key+": "+strings.TrimSuffix(err.Error(), ": "+versions.ErrUnpinned.Error()))
@@ -276,6 +283,17 @@ func splitKey(cfg *config.Config, key string) (config.Component, string, error) 
 		keys = append(keys, c.Key+".<field>")
 	}
 	return config.Component{}, "", fmt.Errorf("%s is not a field of a configured component (expected one of %s)", key, joinLimit(keys))
+}
+
+// fieldKeys lists every field of f as pin names it: "component.field".
+func fieldKeys(f *versions.File) []string {
+	var out []string
+	for _, c := range f.Components {
+		for _, fl := range c.Fields {
+			out = append(out, c.Key+"."+fl.Key)
+		}
+	}
+	return out
 }
 
 // pinTag keeps a number or bool field's type when the pinned text is one

@@ -104,6 +104,9 @@ func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Pl
 
 func (m *MergeRequest) attempt(ctx context.Context, build BuildFunc, branch func(*Plan) string, auth git.Auth, src plumbing.Hash) (*MRRun, error) {
 	tip, err := m.Repo.Fetch(ctx, m.Remote, m.Branch, auth)
+	if errors.Is(err, git.ErrNoBranch) {
+		return nil, fmt.Errorf("the merge request's target: %w; nothing was pushed", m.Repo.NoBranchError(ctx, m.Remote, m.Branch, auth))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -103,6 +103,9 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 	if err != nil {
 		return fmt.Errorf("checking %s for an unpushed promotion: %w", where, err)
 	}
+	if !exists && !a.CreateBranch {
+		return fmt.Errorf("%w; nothing was pushed", a.Repo.NoBranchError(ctx, a.Remote, a.Branch, auth))
+	}
 	if exists {
 		if in, err := a.Repo.IsAncestor(head, tip); err != nil || in {
 			return err // in: the remote has it all

@@ -18,6 +18,8 @@ var (
 	// ErrPromotionPath marks a --from that is not the environment just
 	// before --to.
 	ErrPromotionPath = errors.New("not the next step of the promotion path")
+	// ErrSameEnv marks a --from equal to --to: no flag gets past it.
+	ErrSameEnv = errors.New("--from and --to name the same environment")
 )
 
 // floatingTags never identify one build, whatever registry they live in.
@@ -121,7 +123,7 @@ func CheckPath(envs []string, from, to string) error {
 		return fmt.Errorf("unknown environment in %s -> %s (configured: %s)", from, to, strings.Join(envs, ", "))
 	}
 	if from == to {
-		return fmt.Errorf("cannot promote %s into itself: %w", to, ErrPromotionPath)
+		return fmt.Errorf("cannot promote %s into itself: %w", to, ErrSameEnv)
 	}
 	if j != i+1 {
 		want := "nothing (it is the first environment)"

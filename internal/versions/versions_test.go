@@ -179,7 +179,7 @@ func TestCheckPath(t *testing.T) {
 		{"qa", "prod", "qa -> prod: prod is promoted from preprod: not the next step of the promotion path"},
 		{"prod", "preprod", "prod -> preprod: preprod is promoted from qa: not the next step of the promotion path"},
 		{"prod", "qa", "prod -> qa: qa is promoted from nothing (it is the first environment): not the next step of the promotion path"},
-		{"qa", "qa", "cannot promote qa into itself: not the next step of the promotion path"},
+		{"qa", "qa", "cannot promote qa into itself: --from and --to name the same environment"},
 		{"qa", "staging", "unknown environment in qa -> staging (configured: qa, preprod, prod)"},
 	}
 	for _, tt := range tests {
