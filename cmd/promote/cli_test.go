@@ -75,7 +75,7 @@ func TestCompletionScripts(t *testing.T) {
 		}
 	}
 	_, err, _, _ := parse("completion", "tcsh")
-	if err == nil || !slices.Contains(strings.Fields(err.Error()), `"tcsh"`) {
+	if err == nil || !slices.Contains(strings.Fields(err.Error()), `"tcsh":`) || !strings.Contains(err.Error(), "bash, zsh, fish and powershell") {
 		t.Errorf("completion tcsh: %v", err)
 	}
 }

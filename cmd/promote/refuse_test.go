@@ -135,7 +135,7 @@ func TestChartRefusalComesFirstAndAlone(t *testing.T) {
 	}
 	// Without the chart check, the same run refuses the dirty file.
 	r = f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--skip-chart-check")
-	if r.code != 1 || !strings.Contains(r.errOut, "versions/preprod.yaml: uncommitted changes") || !strings.Contains(r.errOut, "warning: uncommitted changes are not promoted") {
+	if r.code != 1 || !strings.Contains(r.errOut, "versions/preprod.yaml: uncommitted changes") || !strings.Contains(r.errOut, "has uncommitted changes, which are not promoted") {
 		t.Errorf("--skip-chart-check: exit %d, stderr %q; want the dirty refusal and the warning", r.code, r.errOut)
 	}
 }

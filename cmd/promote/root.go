@@ -47,7 +47,8 @@ CI_PROJECT_ID and GITLAB_TOKEN (a project or group access token with the
 api scope).
 
 Exit codes: 0 success (including "already up to date"), 1 any error or
-failed check, 2 for plan --detailed-exitcode when there are changes.`,
+failed check, 2 for plan --detailed-exitcode when there are changes, 3
+when a gate refused the promotion (plan and apply).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if version {
 				return cli.WriteVersion(ios.Out, "promote", "text")

@@ -140,7 +140,7 @@ func refuseDirty(a *promote.Apply, touched []string) error {
 		if slices.Contains(touched, d) {
 			refused = append(refused, d)
 		} else {
-			a.Log.Warn("uncommitted changes are not promoted; promoting the committed values", "file", d)
+			a.Log.Warn(fmt.Sprintf("%s has uncommitted changes, which are not promoted: promoting its committed values", d))
 		}
 	}
 	if len(refused) > 0 {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -26,9 +28,13 @@ func runStatus(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	switch missing := missingVars(getenv, gitlabVars...); {
 	case o.noGitLab:
 	case len(missing) == len(gitlabVars):
-		log.Info("deployment health not shown: GitLab is not configured (CI_API_V4_URL, CI_PROJECT_ID, GITLAB_TOKEN)")
+		// only worth saying where a gate reads health: elsewhere GitLab is
+		// simply not used
+		if needsHealth(cfg) {
+			log.Info("deployment health not shown: GitLab is not configured (CI_API_V4_URL, CI_PROJECT_ID, GITLAB_TOKEN)")
+		}
 	case len(missing) > 0:
-		log.Warn("deployment health not shown: GitLab is half configured", "missing", missing)
+		log.Warn(fmt.Sprintf("deployment health not shown: GitLab is half configured (%s not set)", strings.Join(missing, ", ")))
 	default:
 		client, err := gitlab.New(gitlab.Options{BaseURL: getenv("CI_API_V4_URL"), Token: getenv("GITLAB_TOKEN")})
 		if err != nil {
@@ -58,4 +64,14 @@ func orHead(rev string) string {
 		return "HEAD"
 	}
 	return rev
+}
+
+// needsHealth: some env's gates read Argo CD's health from GitLab.
+func needsHealth(cfg *config.Config) bool {
+	for _, g := range cfg.Gates {
+		if g.SourceHealthy || g.MinSoak > 0 {
+			return true
+		}
+	}
+	return false
 }

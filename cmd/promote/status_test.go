@@ -39,8 +39,13 @@ func TestStatusVerb(t *testing.T) {
 	if len(v.Envs) != 3 || v.Envs[1].LastPromotion == nil || v.Envs[1].LastPromotion.From != "qa" || v.Envs[1].Health != nil {
 		t.Errorf("status: %+v", v)
 	}
-	if !strings.Contains(r.errOut, "deployment health not shown: GitLab is not configured") {
-		t.Errorf("stderr: %q", r.errOut)
+	if strings.Contains(r.errOut, "GitLab") {
+		t.Errorf("no gate reads health, yet stderr speaks of GitLab: %q", r.errOut)
+	}
+	gated := newFleet(t)
+	gated.commitFile(t, ".promote.yaml", gated.read(t, ".promote.yaml")+"gates:\n  prod: {sourceHealthy: true}\n", "a health gate")
+	if r := gated.run(t, nil, "status", "-o", "json"); r.code != 0 || !strings.Contains(r.errOut, "deployment health not shown: GitLab is not configured") {
+		t.Errorf("a health gate without GitLab: %d, stderr %q", r.code, r.errOut)
 	}
 	if f.snapshot(t) != before {
 		t.Error("status changed the repository")
@@ -80,7 +85,7 @@ func TestStatusVerbHealth(t *testing.T) {
 	}
 	delete(env, "GITLAB_TOKEN")
 	r = f.run(t, env, "status", "-o", "table")
-	if r.code != 0 || strings.Contains(r.out, "health:") || !strings.Contains(r.errOut, "warning: deployment health not shown: GitLab is half configured missing=[GITLAB_TOKEN]") {
+	if r.code != 0 || strings.Contains(r.out, "health:") || !strings.Contains(r.errOut, "warning: deployment health not shown: GitLab is half configured (GITLAB_TOKEN not set)") {
 		t.Errorf("half configured: %d %q", r.code, r.errOut)
 	}
 }

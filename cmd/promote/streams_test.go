@@ -102,7 +102,7 @@ func TestColorAndQuiet(t *testing.T) {
 	if quiet.code != 0 {
 		t.Fatalf("exit %d: %s", quiet.code, quiet.errOut)
 	}
-	if !strings.Contains(quiet.errOut, "warning: uncommitted changes are not promoted") {
+	if !strings.Contains(quiet.errOut, "has uncommitted changes, which are not promoted") {
 		t.Errorf("--quiet dropped the warning: %q", quiet.errOut)
 	}
 	if !strings.Contains(quiet.out, "committed ") || !strings.Contains(quiet.out, "pushed to origin/main") {

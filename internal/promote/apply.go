@@ -267,9 +267,9 @@ func (a *Apply) recover() error {
 		return err
 	}
 	if rec.Finished {
-		a.log().Warn("finished the work tree of an interrupted run", "commit", short(rec.Commit))
+		a.log().Warn(fmt.Sprintf("finished the work tree of an interrupted run (commit %s)", short(rec.Commit)))
 	} else {
-		a.log().Warn("cleaned up after an interrupted run", "step", rec.Op)
+		a.log().Warn(fmt.Sprintf("cleaned up after a run interrupted during its %s", rec.Op))
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package promote
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // WarnDirty warns about uncommitted changes to the WarnIfDirty files (for
 // plan, which checks nothing else).
@@ -60,7 +63,7 @@ func (a *Apply) sortDirty(touched, dirty []string) []string {
 		if slices.Contains(touched, d) {
 			refused = append(refused, d)
 		} else {
-			a.log().Warn("uncommitted changes are not promoted; promoting the committed values", "file", d)
+			a.log().Warn(fmt.Sprintf("%s has uncommitted changes, which are not promoted: promoting its committed values", d))
 		}
 	}
 	return refused

@@ -95,7 +95,7 @@ func (m *MergeRequest) Run(ctx context.Context, build BuildFunc, branch func(*Pl
 			return nil, fmt.Errorf("gave up after %d attempts in %s (--push-timeout %s), each rejected because the branch had moved; last error: %w",
 				attempt, elapsed.Round(100*time.Millisecond), m.pushTimeout(), err)
 		}
-		m.log().Info("branch push rejected, rebuilding", "attempt", attempt)
+		m.log().Info(fmt.Sprintf("push %d of the merge request branch rejected: rebuilding", attempt))
 		if err := m.sleep(ctx, wait); err != nil {
 			return nil, err
 		}

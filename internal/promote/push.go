@@ -46,7 +46,7 @@ func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc, auth
 	where := a.Remote + "/" + a.Branch
 	if !tip.IsZero() && tip != base {
 		// Already known to be rejected: rebuild before the first push.
-		a.log().Info("the remote branch has moved, rebuilding on its tip", "to", where, "tip", short(tip.String()))
+		a.log().Info(fmt.Sprintf("%s has moved to %s: rebuilding the promotion on it", where, short(tip.String())))
 		next, err := a.rebuild(res, build, base, local, tip)
 		if err != nil || next.IsZero() {
 			return err
@@ -69,7 +69,7 @@ func (a *Apply) pushLoop(ctx context.Context, res *Result, build BuildFunc, auth
 				"the commit %s stays on your local HEAD (re-run to push it); last error: %w",
 				where, attempt, elapsed.Round(100*time.Millisecond), a.pushTimeout(), short(local.String()), err)
 		}
-		a.log().Info("push rejected, rebuilding on the new tip", "to", where, "attempt", attempt)
+		a.log().Info(fmt.Sprintf("push %d to %s rejected: rebuilding on the new tip", attempt, where))
 		if err := a.sleep(ctx, wait); err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func (a *Apply) pushPending(ctx context.Context, res *Result, build BuildFunc) e
 		// HEAD holds other history; what matters is whether the remote
 		// holds the values.
 		if p, err := a.buildOn(tip, a.sourceOr(res, tip), build); err == nil && len(p.Edits) == 0 {
-			a.log().Info("the remote already holds every value; your other local commits are not pushed", "to", where)
+			a.log().Info(fmt.Sprintf("%s already holds every value; your other local commits are not pushed", where))
 			return nil
 		}
 	}

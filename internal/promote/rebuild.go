@@ -55,7 +55,7 @@ func (a *Apply) rebuild(res *Result, build BuildFunc, base, local, tip plumbing.
 	}
 	if len(p.Edits) == 0 {
 		res.UpToDate, res.Commit = true, ""
-		a.log().Info("the remote already holds every value", "to", where)
+		a.log().Info(fmt.Sprintf("%s already holds every value", where))
 		return plumbing.ZeroHash, nil
 	}
 	return target, nil

@@ -88,6 +88,10 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 
 // UnknownVerb is the usage error for a verb cmd does not have.
 func UnknownVerb(cmd *cobra.Command, verb string) error {
+	if cmd.Name() == "completion" {
+		// a shell nobody supports is not a typo of the nearest name
+		return Usagef(cmd, "no completion for %q: the shells are bash, zsh, fish and powershell", verb)
+	}
 	msg := fmt.Sprintf("unknown command %q", verb)
 	if cmd.SuggestionsMinimumDistance <= 0 {
 		cmd.SuggestionsMinimumDistance = 2
