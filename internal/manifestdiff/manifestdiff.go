@@ -341,6 +341,8 @@ func (d *Diff) finish(p *pair) {
 		again = sides[2] // an added app's second render is for the live diff only
 	}
 	p.result.Resources = diff.Resources(sides[0], sides[1], again, diff.Options{Ignore: d.Config.Ignore})
+	// what Argo CD will say of the app once the head revision is synced
+	p.result.Warnings = diff.Warnings(sides[1])
 	if p.result.Status == "" {
 		p.result.Status = report.AppStatus(p.result.Resources)
 		if p.result.NotRendered != "" {
