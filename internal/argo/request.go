@@ -7,7 +7,6 @@ import (
 	"path"
 	"strings"
 
-
 	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
