@@ -11,14 +11,8 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
-// Sentinel errors of the inputs Argo CD refuses before it renders.
-var (
-	// ErrKubeVersion is a Kubernetes version Argo CD cannot parse.
-	ErrKubeVersion = errors.New("could not parse kubernetes version")
-	// ErrKustomizeVersion is a kustomize.version no argocd-cm entry
-	// registers.
-	ErrKustomizeVersion = errors.New("kustomize version is not registered")
-)
+// ErrKubeVersion is a Kubernetes version Argo CD cannot parse.
+var ErrKubeVersion = errors.New("could not parse kubernetes version")
 
 // sourceCapabilities is the part of a kustomize block that names
 // capabilities.
@@ -93,24 +87,3 @@ func KubeVersion(v string) (string, error) {
 	}
 	return parsed.String(), nil
 }
-
-// registeredKustomize refuses a kustomize source whose kustomize.version
-// the Argo CD admin did not register in argocd-cm (kustomize.path.<v> or
-// kustomize.version.<v>), as the repo-server does before it builds. A
-// registered version still builds with the kustomize linked here.
-func registeredKustomize(src Source, cfg *config.Config) error {
-	v := kustomizeBlock(src).Version
-	if v == "" || slices.Contains(cfg.Argo.Kustomize.Versions, v) {
-		return nil
-	}
-	return unregisteredKustomize(v)
-}
-
-// unregisteredKustomize says what Argo CD says, and is ErrKustomizeVersion.
-type unregisteredKustomize string
-
-func (v unregisteredKustomize) Error() string {
-	return "kustomize version " + string(v) + " is not registered"
-}
-
-func (unregisteredKustomize) Is(target error) bool { return target == ErrKustomizeVersion }

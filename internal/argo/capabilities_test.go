@@ -92,3 +92,19 @@ func TestKustomizeVersionMustBeRegistered(t *testing.T) {
 		})
 	}
 }
+
+func TestHelmVersionMustBeSupported(t *testing.T) {
+	for v, want := range map[string]string{"": "", "v3": "", "v4": "",
+		"v2": "env qa, app web, chart c version 1.0.0: helm version 'v2' is not supported",
+		"3":  "env qa, app web, chart c version 1.0.0: helm version '3' is not supported"} {
+		cfg := &config.Config{RepoURL: "https://git.example.com/r.git"}
+		src := Source{RepoURL: "https://charts.example.com", Chart: "c", TargetRevision: "1.0.0", Kind: KindHelm, Helm: &Helm{Version: v}}
+		_, err := App{Env: "qa", Name: "web"}.Resolve(src, ResolveOptions{Config: cfg, Revision: "1.0.0"})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("version %q: %v", v, err)
+		case want != "" && (!errors.Is(err, ErrHelmVersion) || err.Error() != want):
+			t.Errorf("version %q: err = %v, want %q (ErrHelmVersion)", v, err, want)
+		}
+	}
+}

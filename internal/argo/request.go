@@ -275,6 +275,10 @@ func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv, repos map
 			return nil, err
 		}
 	}
+	// after the value files, where the repo-server looks for its Helm
+	if err := supportedHelm(src.Helm); err != nil {
+		return nil, err
+	}
 	out := &HelmRequest{
 		ReleaseName: firstNonEmpty(h.ReleaseName, a.Name),
 		Namespace:   firstNonEmpty(h.Namespace, a.Namespace),
