@@ -133,3 +133,29 @@ func TestResourcesCarryGenerateName(t *testing.T) {
 		t.Fatalf("diff = %+v, want one changed Job created at sync", ds)
 	}
 }
+
+func TestParseLearnsScopeFromTheAppsCRDs(t *testing.T) {
+	in := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: x}\n---\n" +
+		"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n---\n" +
+		"apiVersion: other.io/v1\nkind: Widget\nmetadata: {name: o}\n---\n" +
+		"apiVersion: example.com/v1\nkind: ClusterPolicy\nmetadata: {name: p}\n---\n" +
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n" +
+		"spec: {group: example.com, scope: Cluster, names: {kind: Widget}}\n---\n" +
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: clusterpolicies.example.com}\n" +
+		"spec: {group: example.com, scope: Namespaced, names: {kind: ClusterPolicy}}\n"
+	rs, err := Parse([]byte(in), "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, r := range rs[:4] {
+		keys = append(keys, r.Key())
+	}
+	want := []string{"example.com/Widget//w", "example.com/Gadget/ns/g", "other.io/Widget/ns/o", "example.com/ClusterPolicy/ns/p"}
+	if d := cmp.Diff(want, keys); d != "" {
+		t.Errorf("keys (-want +got):\n%s", d)
+	}
+	if ns, ok := rs[0].Object["metadata"].(map[string]any)["namespace"]; ok {
+		t.Errorf("a cluster-scoped object keeps metadata.namespace %v; Argo CD clears it", ns)
+	}
+}

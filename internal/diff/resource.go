@@ -110,7 +110,12 @@ func Parse(manifests []byte, defaultNamespace string) ([]Resource, error) {
 // object rendered more than once is kept once, as its last copy, with
 // Copies counting them.
 func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.Node)) ([]Resource, error) {
-	var ids identities
+	type entry struct {
+		obj           map[string]any
+		source, where string
+	}
+	var entries []entry
+	var sc scopes
 	for _, doc := range splitDocuments(string(manifests)) {
 		objs, list, err := doc.decode(mark)
 		if err != nil {
@@ -121,12 +126,17 @@ func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.
 			if len(objs) > 1 || list {
 				where = fmt.Sprintf("%s item %d", where, i+1)
 			}
-			r, err := newResource(obj, doc.source, where, defaultNamespace)
-			if err != nil {
-				return nil, err
-			}
-			ids.add(r)
+			sc.learn(obj)
+			entries = append(entries, entry{obj, doc.source, where})
 		}
+	}
+	var ids identities
+	for _, e := range entries {
+		r, err := newResource(e.obj, e.source, e.where, defaultNamespace, sc)
+		if err != nil {
+			return nil, err
+		}
+		ids.add(r)
 	}
 	return ids.out, nil
 }
@@ -135,7 +145,7 @@ func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.
 // without a kind (the API machinery's "Object 'Kind' is missing") and
 // takes one without a name as it is: an apiVersion, a name or a
 // namespace may be missing.
-func newResource(obj map[string]any, source, where, defaultNamespace string) (Resource, error) {
+func newResource(obj map[string]any, source, where, defaultNamespace string, sc scopes) (Resource, error) {
 	untaintIdentity(obj)
 	r := Resource{Object: obj, Source: source}
 	r.APIVersion, _ = obj["apiVersion"].(string)
@@ -152,8 +162,10 @@ func newResource(obj map[string]any, source, where, defaultNamespace string) (Re
 		return Resource{}, fmt.Errorf("%s: %w", where, ErrMissingKind)
 	}
 	switch {
-	case ClusterScoped(r.Kind):
+	case sc.clusterScoped(Group(r.APIVersion), r.Kind):
+		// Argo CD's controller clears it from the object too
 		r.Namespace = ""
+		delete(meta, "namespace")
 	case r.Namespace == "" && defaultNamespace != "":
 		r.Namespace = defaultNamespace
 		if meta == nil {
