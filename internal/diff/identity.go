@@ -86,3 +86,26 @@ func Warnings(rs []Resource) []string {
 	sort.Strings(out)
 	return out
 }
+
+// DropExcluded removes the objects of kinds Argo CD's resource filter
+// excludes (excluded says which), as its controller drops them from an
+// app's objects once they are deduplicated, and returns its warning for
+// each, in its words (ExcludedResourceWarning), sorted.
+func DropExcluded(rs []Resource, excluded func(group, kind string) bool) ([]Resource, []string) {
+	var kept []Resource
+	var warnings []string
+	for _, r := range rs {
+		g := Group(r.APIVersion)
+		if !excluded(g, r.Kind) {
+			kept = append(kept, r)
+			continue
+		}
+		name := r.Name
+		if r.GenerateName != "" {
+			name = "" // Argo CD names the object, which has none yet
+		}
+		warnings = append(warnings, fmt.Sprintf("Resource %s/%s %s is excluded in the settings", g, r.Kind, name))
+	}
+	sort.Strings(warnings)
+	return kept, warnings
+}

@@ -159,3 +159,21 @@ func TestParseLearnsScopeFromTheAppsCRDs(t *testing.T) {
 		t.Errorf("a cluster-scoped object keeps metadata.namespace %v; Argo CD clears it", ns)
 	}
 }
+
+func TestDropExcluded(t *testing.T) {
+	rs, err := Parse([]byte("apiVersion: v1\nkind: Endpoints\nmetadata: {name: ep}\n---\n"+
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n"+
+		"apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {generateName: l-}\n"), "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	excluded := func(group, kind string) bool { return kind == "Endpoints" || group == "coordination.k8s.io" }
+	kept, warnings := DropExcluded(rs, excluded)
+	if len(kept) != 1 || kept[0].Key() != "/ConfigMap/ns/c" {
+		t.Errorf("kept %+v, want the ConfigMap alone", kept)
+	}
+	want := []string{"Resource /Endpoints ep is excluded in the settings", "Resource coordination.k8s.io/Lease  is excluded in the settings"}
+	if d := cmp.Diff(want, warnings); d != "" {
+		t.Errorf("warnings (-want +got):\n%s", d)
+	}
+}

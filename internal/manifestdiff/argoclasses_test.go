@@ -48,6 +48,8 @@ func twoSourcesApp(tr *tree) *tree {
 	for _, s := range []string{"one", "two"} {
 		tr.write("envs/qa/twice/"+s+"/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: twice}\ndata: {from: "+s+"}\n")
 	}
+	// a kind the default argocd-cm excludes: Argo CD drops it, and says so
+	tr.write("envs/qa/twice/two/ep.yaml", "apiVersion: v1\nkind: Endpoints\nmetadata: {name: external}\nsubsets: []\n")
 	return tr.write("argocd/qa/app-twice.yaml", `apiVersion: argoproj.io/v1alpha1
 kind: Application
 metadata: {name: twice-qa, namespace: argocd}
@@ -63,7 +65,8 @@ spec:
 // Objects Argo CD renders are never an app's error: a hook Job with
 // generateName is diffed under a stable key as created at sync, and an
 // object rendered twice (by two subcharts, by two sources) is its last
-// copy, with Argo CD's warning on the app.
+// copy, with Argo CD's warning on the app; an object of a kind Argo
+// CD's resource filter excludes is dropped, with its warning.
 func TestArgoCDAcceptedObjects(t *testing.T) {
 	base := exampleFleet(t)
 	head := twoSourcesApp(hooksChart(derive(t, base), "migrate:v1"))
@@ -91,10 +94,14 @@ func TestArgoCDAcceptedObjects(t *testing.T) {
 	if twice.Status != report.StatusAdded {
 		t.Fatalf("twice-qa: status %s, error %q", twice.Status, twice.Error)
 	}
+	if len(twice.Resources) != 1 {
+		t.Errorf("twice-qa resources %+v, want the ConfigMap alone", twice.Resources)
+	}
 	if cm := resource(t, twice, "ConfigMap"); !strings.Contains(cm.Diff, "from: two") || strings.Contains(cm.Diff, "from: one") {
 		t.Errorf("the second source's copy must win, as in Argo CD:\n%s", cm.Diff)
 	}
-	if d := cmp.Diff([]string{"Resource /ConfigMap/twice/twice appeared 2 times among application resources."}, twice.Warnings); d != "" {
+	if d := cmp.Diff([]string{"Resource /ConfigMap/twice/twice appeared 2 times among application resources.",
+		"Resource /Endpoints external is excluded in the settings"}, twice.Warnings); d != "" {
 		t.Errorf("twice-qa warnings (-want +got):\n%s", d)
 	}
 
