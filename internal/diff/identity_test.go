@@ -44,6 +44,12 @@ func TestParseAsArgoCD(t *testing.T) {
 			warnings: []string{"Resource /ConfigMap/ns/ appeared 2 times among application resources."},
 		},
 		{
+			name: "no metadata, or a metadata that is not a mapping",
+			in:   cm + "data: {v: a}\n---\napiVersion: v1\nkind: Secret\nmetadata: oops\n",
+			want: []string{"/ConfigMap/ns/", "/Secret/ns/"},
+			data: []string{"a"},
+		},
+		{
 			name: "no apiVersion is not refused",
 			in:   "kind: ConfigMap\nmetadata: {name: a}\n",
 			want: []string{"/ConfigMap/ns/a"},

@@ -168,11 +168,13 @@ func newResource(obj map[string]any, source, where, defaultNamespace string, sc 
 		delete(meta, "namespace")
 	case r.Namespace == "" && defaultNamespace != "":
 		r.Namespace = defaultNamespace
-		if meta == nil {
+		if _, ok := obj["metadata"]; !ok {
 			meta = map[string]any{}
 			obj["metadata"] = meta
 		}
-		meta["namespace"] = defaultNamespace
+		if meta != nil { // Argo CD leaves a metadata that is not a mapping alone
+			meta["namespace"] = defaultNamespace
+		}
 	}
 	return r, nil
 }
