@@ -183,3 +183,16 @@ func TestDropExcluded(t *testing.T) {
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
 }
+
+// Scalars read as Argo CD reads them (sigs.k8s.io/yaml, YAML 1.1).
+func TestParseReadsYAML11Booleans(t *testing.T) {
+	rs, err := Parse([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n"+
+		"  a: yes\n  b: On\n  c: n\n  d: 'yes'\n  e: \"no\"\n  f: !!str on\n  on: x\n  g: |\n    yes\n  h: 0755\n  i: 1_000\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": true, "b": true, "c": false, "d": "yes", "e": "no", "f": "on", "true": "x", "g": "yes\n", "h": 493, "i": 1000}
+	if d := cmp.Diff(want, rs[0].Object["data"]); d != "" {
+		t.Errorf("data (-want +got):\n%s", d)
+	}
+}

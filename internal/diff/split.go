@@ -137,6 +137,7 @@ func (d document) decode(mark func(*yaml.Node)) (objs []map[string]any, list boo
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
 		}
 		keepTimestamps(&n)
+		asYAML11(&n)
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
