@@ -75,9 +75,9 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //	    "warnings": ["Argo CD's warning", ...] (if any),
 //	    "resources": [{
 //	      "apiVersion": "...", "kind": "...", "namespace": "...", "name": "...",
-//	      "generateName": "... (an object the API server names at sync)",
 //	      "status": "added|removed|changed", "diff": "<unified hunks>",
-//	      "generated": ["field.path", ...], "secretKeys": [{"key": "data.x", "status": "..."}]
+//	      "generated": ["field.path", ...], "secretKeys": [{"key": "data.x", "status": "..."}],
+//	      "generateName": "... (an object the API server names at sync; name is then a stand-in)"
 //	    }]
 //	  }],
 //	  "summary": {see Summary}
