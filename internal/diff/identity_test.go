@@ -80,6 +80,12 @@ func TestParseAsArgoCD(t *testing.T) {
 			warnings: []string{"Resource /Namespace//team appeared 2 times among application resources."},
 		},
 		{
+			name: "built-in cluster-scoped kinds of newer releases",
+			in: "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: s, namespace: x}\n---\n" +
+				"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: d}\n",
+			want: []string{"networking.k8s.io/ServiceCIDR//s", "resource.k8s.io/DeviceClass//d"},
+		},
+		{
 			name: "items that are not a list make an object, not a list",
 			in:   "apiVersion: v1\nkind: ThingList\nmetadata: {name: l}\nitems: {a: 1}\n",
 			want: []string{"/ThingList/ns/l"},

@@ -81,6 +81,16 @@ var clusterScoped = map[string]bool{
 	"ClusterPolicy":                    true,
 	"ClusterRoleTemplate":              true,
 	"StorageVersionMigration":          true,
+	// built-in kinds of newer Kubernetes releases (1.31-1.34)
+	"IPAddress":                      true,
+	"ServiceCIDR":                    true,
+	"DeviceClass":                    true,
+	"ResourceSlice":                  true,
+	"MutatingAdmissionPolicy":        true,
+	"MutatingAdmissionPolicyBinding": true,
+	"ClusterTrustBundle":             true,
+	"VolumeAttributesClass":          true,
+	"ComponentStatus":                true,
 }
 
 // ClusterScoped reports whether kind is one of the known cluster-scoped
