@@ -7,8 +7,6 @@ import (
 	"path"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
@@ -213,7 +211,9 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: %w", a.Env, a.Name, firstNonEmpty(src.Chart, src.Path), src.TargetRevision, err)
 		}
 		req.Helm = h
-		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
+		if req.KubeVersion, req.APIVersions, err = capabilities(src, cfg); err != nil {
+			return nil, fmt.Errorf("env %s, app %s, chart %s version %s: %w", a.Env, a.Name, firstNonEmpty(src.Chart, src.Path), src.TargetRevision, err)
+		}
 	case KindDirectory:
 		req.Directory = &DirectoryRequest{}
 		if d := src.Directory; d != nil {
@@ -221,10 +221,16 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 				DisableExtensionFilter: d.DisableExtensionFilter}
 		}
 	case KindKustomize:
+		if err := registeredKustomize(src, cfg); err != nil {
+			return nil, fmt.Errorf("env %s, app %s, kustomize source %s: %w", a.Env, a.Name, src.Path, err)
+		}
 		req.Kustomize = src.Kustomize
 		req.KustomizeBuildOptions = cfg.Argo.Kustomize.BuildOptions
 		req.KustomizeHelmMajor = cfg.Argo.HelmMajor()
-		req.KubeVersion, req.APIVersions = capabilities(src, cfg)
+		var err error
+		if req.KubeVersion, req.APIVersions, err = capabilities(src, cfg); err != nil {
+			return nil, fmt.Errorf("env %s, app %s, kustomize source %s: %w", a.Env, a.Name, src.Path, err)
+		}
 	default:
 		kind := src.Kind
 		if kind == KindUnknown {
@@ -269,6 +275,10 @@ func (a App) resolveHelm(src Source, cfg *config.Config, env BuildEnv, repos map
 			return nil, err
 		}
 	}
+	// after the value files, where the repo-server looks for its Helm
+	if err := supportedHelm(src.Helm); err != nil {
+		return nil, err
+	}
 	out := &HelmRequest{
 		ReleaseName: firstNonEmpty(h.ReleaseName, a.Name),
 		Namespace:   firstNonEmpty(h.Namespace, a.Namespace),
@@ -294,34 +304,6 @@ func substParams(ps []Parameter, env BuildEnv) []Parameter {
 		out[i].Value = env.Subst(p.Value)
 	}
 	return out
-}
-
-// capabilities returns the kube version and API versions a source renders
-// with. As in Argo CD, a source's own (helm block first, then kustomize
-// block) replace the cluster's, which the config's kubeVersion and
-// apiVersions stand for: they are not merged.
-func capabilities(src Source, cfg *config.Config) (string, []string) {
-	kv, apis := cfg.KubeVersion, cfg.APIVersions
-	var k struct {
-		KubeVersion string   `yaml:"kubeVersion"`
-		APIVersions []string `yaml:"apiVersions"`
-	}
-	if src.Kustomize != nil {
-		_ = yaml.Unmarshal(src.Kustomize, &k) // canonical YAML from our own encoder
-	}
-	switch {
-	case src.Helm != nil && src.Helm.KubeVersion != "":
-		kv = src.Helm.KubeVersion
-	case k.KubeVersion != "":
-		kv = k.KubeVersion
-	}
-	switch {
-	case src.Helm != nil && len(src.Helm.APIVersions) > 0:
-		apis = src.Helm.APIVersions
-	case len(k.APIVersions) > 0:
-		apis = k.APIVersions
-	}
-	return kv, append([]string(nil), apis...)
 }
 
 func firstNonEmpty(s ...string) string {

@@ -69,6 +69,11 @@ type ArgoKustomize struct {
 	// every `kustomize build` ("--load-restrictor LoadRestrictionsNone",
 	// "--enable-helm"...). "" (Argo CD's default) adds none.
 	BuildOptions string `yaml:"buildOptions,omitempty"`
+	// Versions are the kustomize versions argocd-cm registers
+	// (kustomize.path.<version> or kustomize.version.<version>): Argo CD
+	// refuses a source whose kustomize.version is not one of them. A
+	// registered one still builds with the kustomize linked here.
+	Versions []string `yaml:"versions,omitempty"`
 }
 
 // ArgoApplicationSet is the ApplicationSet controller's settings.

@@ -31,7 +31,10 @@ const (
 // ResourceDiff is the redacted comparison of one resource.
 type ResourceDiff struct {
 	APIVersion, Kind, Namespace, Name string
-	Status                            Status
+	// GenerateName is set for an object the API server names when Argo
+	// CD creates it at sync: Name is then SyncName's stand-in.
+	GenerateName string
+	Status       Status
 	// Diff holds unified hunks of the redacted YAML; "" when unchanged.
 	Diff string
 	// Generated lists field paths that differ between two renders of the
@@ -100,7 +103,7 @@ func diffOne(key string, b, h, a *Resource, opt Options) ResourceDiff {
 	if meta == nil {
 		meta = b
 	}
-	rd := ResourceDiff{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
+	rd := ResourceDiff{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name, GenerateName: meta.GenerateName}
 	bo, ho, ao := prepare(b, opt), prepare(h, opt), prepare(a, opt)
 
 	gen := map[string]bool{}

@@ -100,14 +100,12 @@ func TestParseErrors(t *testing.T) {
 		name, in string
 		want     []string // substrings of the error
 	}{
-		{"missing name", "---\n# Source: c/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n# Source: c/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: {}\n",
-			[]string{"document 2", "c/templates/b.yaml", "missing kind or metadata.name"}},
+		{"missing kind after a good one", "---\n# Source: c/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n# Source: c/templates/b.yaml\napiVersion: v1\nmetadata: {name: b}\n",
+			[]string{"document 2", "c/templates/b.yaml", "missing kind"}},
 		{"missing kind", "metadata: {name: x}\n", []string{"document 1", "missing kind"}},
 		{"not a mapping", "- a\n- b\n", []string{"document 1", "not a mapping"}},
 		{"bad yaml", "a: [\n", []string{"document 1"}},
 		{"bad list item", "apiVersion: v1\nkind: List\nitems: [3]\n", []string{"item 1 is not a mapping"}},
-		{"duplicate", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n# Source: x.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: ns}\n",
-			[]string{"duplicate resource /ConfigMap/ns/a", "document 1", "document 2", "x.yaml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

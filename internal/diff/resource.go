@@ -5,6 +5,7 @@
 package diff
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -21,7 +22,17 @@ type Resource struct {
 	Object map[string]any
 	// Source is the template path from Helm's "# Source:" comment, if any.
 	Source string
+	// GenerateName is metadata.generateName of an object without a name,
+	// which the API server names when Argo CD creates it at sync. Name
+	// is then a stable stand-in (see SyncName), never a real name.
+	GenerateName string
+	// Copies is how many times the object was rendered, when more than
+	// once: Argo CD keeps the last copy and warns (see Warnings).
+	Copies int
 }
+
+// ErrMissingKind is an object without a kind, which Argo CD refuses.
+var ErrMissingKind = errors.New("missing kind")
 
 // Key identifies the resource as group/kind/namespace/name; the core group
 // is "".
@@ -70,6 +81,16 @@ var clusterScoped = map[string]bool{
 	"ClusterPolicy":                    true,
 	"ClusterRoleTemplate":              true,
 	"StorageVersionMigration":          true,
+	// built-in kinds of newer Kubernetes releases (1.31-1.34)
+	"IPAddress":                      true,
+	"ServiceCIDR":                    true,
+	"DeviceClass":                    true,
+	"ResourceSlice":                  true,
+	"MutatingAdmissionPolicy":        true,
+	"MutatingAdmissionPolicyBinding": true,
+	"ClusterTrustBundle":             true,
+	"VolumeAttributesClass":          true,
+	"ComponentStatus":                true,
 }
 
 // ClusterScoped reports whether kind is one of the known cluster-scoped
@@ -92,9 +113,19 @@ func Parse(manifests []byte, defaultNamespace string) ([]Resource, error) {
 // parsing and re-encoding the text first. mark may change the tree in
 // place; it is not called for a document Parse refuses for its size or
 // depth.
+//
+// The objects are taken as Argo CD's controller takes an app's manifests
+// (see identity.go): one without a name but with metadata.generateName
+// gets a stable key, one without either keeps its empty name, and an
+// object rendered more than once is kept once, as its last copy, with
+// Copies counting them.
 func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.Node)) ([]Resource, error) {
-	var out []Resource
-	seen := map[string]string{}
+	type entry struct {
+		obj           map[string]any
+		source, where string
+	}
+	var entries []entry
+	var sc scopes
 	for _, doc := range splitDocuments(string(manifests)) {
 		objs, list, err := doc.decode(mark)
 		if err != nil {
@@ -105,22 +136,26 @@ func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.
 			if len(objs) > 1 || list {
 				where = fmt.Sprintf("%s item %d", where, i+1)
 			}
-			r, err := newResource(obj, doc.source, where, defaultNamespace)
-			if err != nil {
-				return nil, err
-			}
-			k := r.Key()
-			if prev, ok := seen[k]; ok {
-				return nil, fmt.Errorf("duplicate resource %s in %s and %s", k, prev, where)
-			}
-			seen[k] = where
-			out = append(out, r)
+			sc.learn(obj)
+			entries = append(entries, entry{obj, doc.source, where})
 		}
 	}
-	return out, nil
+	var ids identities
+	for _, e := range entries {
+		r, err := newResource(e.obj, e.source, e.where, defaultNamespace, sc)
+		if err != nil {
+			return nil, err
+		}
+		ids.add(r)
+	}
+	return ids.out, nil
 }
 
-func newResource(obj map[string]any, source, where, defaultNamespace string) (Resource, error) {
+// newResource reads an object's identity. Argo CD refuses an object
+// without a kind (the API machinery's "Object 'Kind' is missing") and
+// takes one without a name as it is: an apiVersion, a name or a
+// namespace may be missing.
+func newResource(obj map[string]any, source, where, defaultNamespace string, sc scopes) (Resource, error) {
 	untaintIdentity(obj)
 	r := Resource{Object: obj, Source: source}
 	r.APIVersion, _ = obj["apiVersion"].(string)
@@ -129,16 +164,27 @@ func newResource(obj map[string]any, source, where, defaultNamespace string) (Re
 	if meta != nil {
 		r.Name, _ = meta["name"].(string)
 		r.Namespace, _ = meta["namespace"].(string)
+		if r.Name == "" {
+			r.GenerateName, _ = meta["generateName"].(string)
+		}
 	}
-	if r.Kind == "" || r.Name == "" {
-		return Resource{}, fmt.Errorf("%s: missing kind or metadata.name", where)
+	if r.Kind == "" {
+		return Resource{}, fmt.Errorf("%s: %w", where, ErrMissingKind)
 	}
 	switch {
-	case ClusterScoped(r.Kind):
+	case sc.clusterScoped(Group(r.APIVersion), r.Kind):
+		// Argo CD's controller clears it from the object too
 		r.Namespace = ""
+		delete(meta, "namespace")
 	case r.Namespace == "" && defaultNamespace != "":
 		r.Namespace = defaultNamespace
-		meta["namespace"] = defaultNamespace
+		if _, ok := obj["metadata"]; !ok {
+			meta = map[string]any{}
+			obj["metadata"] = meta
+		}
+		if meta != nil { // Argo CD leaves a metadata that is not a mapping alone
+			meta["namespace"] = defaultNamespace
+		}
 	}
 	return r, nil
 }

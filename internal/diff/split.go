@@ -137,6 +137,7 @@ func (d document) decode(mark func(*yaml.Node)) (objs []map[string]any, list boo
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
 		}
 		keepTimestamps(&n)
+		asYAML11(&n)
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
@@ -192,11 +193,18 @@ func listItems(m map[string]any, depth int) ([]map[string]any, bool, error) {
 		return nil, false, fmt.Errorf("lists nested deeper than %d levels", maxDepth)
 	}
 	if raw == nil {
-		return nil, true, nil
+		// Argo CD drops a list whose items are null, unless it has a
+		// spec or status (then it is an object that happens to have
+		// items)
+		_, spec := m["spec"]
+		_, status := m["status"]
+		return nil, !spec && !status, nil
 	}
 	arr, ok := raw.([]any)
 	if !ok {
-		return nil, false, fmt.Errorf("%s items is not a list", kind)
+		// Argo CD flattens only items that are a list; anything else is
+		// an object of its own
+		return nil, false, nil
 	}
 	out := make([]map[string]any, 0, len(arr))
 	for i, it := range arr {

@@ -158,6 +158,12 @@ func (c *comparison) rendered(ctx context.Context, obj map[string]any) (Pair, bo
 		}
 	}
 	p := Pair{Ref: sr, Action: ActionCreate}
+	if sr.Name == "" {
+		// generateName (or no name at all): Argo CD finds no live object
+		// for it and creates it at sync; there is nothing to look up
+		p.Want, err = c.finish(sr, obj)
+		return p, err == nil, err
+	}
 	live, err := c.s.getLive(ctx, sr)
 	if err != nil {
 		return p, false, c.fail(sr, err)

@@ -44,10 +44,19 @@ func watched(group, kind string, verbs []string) bool {
 	if !slices.Contains(verbs, "list") || !slices.Contains(verbs, "watch") {
 		return false
 	}
+	return !Excluded(group, kind)
+}
+
+// Excluded reports whether Argo CD's resource filter (its built-in
+// exclusions and the default argocd-cm's resource.exclusions) names a
+// kind. Its controller also drops an app's rendered objects of such a
+// kind before it compares or syncs them, with an ExcludedResourceWarning
+// (see diff.DropExcluded).
+func Excluded(group, kind string) bool {
 	for _, r := range unwatched {
 		if slices.Contains(r.groups, group) && (len(r.kinds) == 0 || slices.Contains(r.kinds, kind)) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }

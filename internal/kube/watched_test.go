@@ -76,3 +76,17 @@ func TestSessionTracking(t *testing.T) {
 		}
 	}
 }
+
+// What the controller does not watch, it also drops from an app's
+// rendered objects: the same rules, verbs aside.
+func TestExcluded(t *testing.T) {
+	for _, tt := range []struct {
+		group, kind string
+		want        bool
+	}{{"", "Endpoints", true}, {"coordination.k8s.io", "Lease", true}, {"metrics.k8s.io", "NodeMetrics", true},
+		{"apps", "Deployment", false}, {"", "ComponentStatus", false}} {
+		if got := Excluded(tt.group, tt.kind); got != tt.want {
+			t.Errorf("Excluded(%q, %q) = %v, want %v", tt.group, tt.kind, got, tt.want)
+		}
+	}
+}

@@ -227,6 +227,8 @@ func (d *Diff) liveObjects(p *pair, side int) ([]diff.Resource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: parsing rendered manifests: %w", p.env, p.name, err)
 	}
+	// what Argo CD's resource filter excludes it neither syncs nor compares
+	rs, _ = diff.DropExcluded(rs, kube.Excluded)
 	return rs, nil
 }
 

@@ -336,11 +336,13 @@ func (d *Diff) finish(p *pair) {
 		}
 		sides[i] = res
 	}
+	warnings := asArgoCDSyncs(&sides)
 	var again []diff.Resource
 	if p.manifests[2] != nil && p.base != nil {
 		again = sides[2] // an added app's second render is for the live diff only
 	}
 	p.result.Resources = diff.Resources(sides[0], sides[1], again, diff.Options{Ignore: d.Config.Ignore})
+	p.result.Warnings = warnings
 	if p.result.Status == "" {
 		p.result.Status = report.AppStatus(p.result.Resources)
 		if p.result.NotRendered != "" {

@@ -29,6 +29,7 @@ type jsonApp struct {
 	Status      string         `json:"status"`
 	Error       string         `json:"error,omitempty"`
 	NotRendered string         `json:"notRendered,omitempty"`
+	Warnings    []string       `json:"warnings,omitempty"`
 	Resources   []jsonResource `json:"resources"`
 	Live        *jsonLive      `json:"live,omitempty"`
 }
@@ -42,6 +43,9 @@ type jsonResource struct {
 	Diff       string          `json:"diff"`
 	Generated  []string        `json:"generated,omitempty"`
 	SecretKeys []jsonSecretKey `json:"secretKeys,omitempty"`
+
+	// GenerateName marks an object the API server names at sync.
+	GenerateName string `json:"generateName,omitempty"`
 }
 
 type jsonSecretKey struct {
@@ -52,7 +56,7 @@ type jsonSecretKey struct {
 func toJSONResource(res diff.ResourceDiff) jsonResource {
 	jr := jsonResource{
 		APIVersion: res.APIVersion, Kind: res.Kind, Namespace: res.Namespace, Name: res.Name,
-		Status: string(res.Status), Diff: res.Diff, Generated: res.Generated,
+		GenerateName: res.GenerateName, Status: string(res.Status), Diff: res.Diff, Generated: res.Generated,
 	}
 	for _, k := range res.SecretKeys {
 		jr.SecretKeys = append(jr.SecretKeys, jsonSecretKey{Key: k.Key, Status: k.Status})
@@ -68,10 +72,12 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //	  "apps": [{
 //	    "env": "...", "name": "...", "status": "added|removed|changed|unchanged|error",
 //	    "error": "... (status error only)", "notRendered": "... (if skipped)",
+//	    "warnings": ["Argo CD's warning", ...] (if any),
 //	    "resources": [{
 //	      "apiVersion": "...", "kind": "...", "namespace": "...", "name": "...",
 //	      "status": "added|removed|changed", "diff": "<unified hunks>",
-//	      "generated": ["field.path", ...], "secretKeys": [{"key": "data.x", "status": "..."}]
+//	      "generated": ["field.path", ...], "secretKeys": [{"key": "data.x", "status": "..."}],
+//	      "generateName": "... (an object the API server names at sync; name is then a stand-in)"
 //	    }]
 //	  }],
 //	  "summary": {see Summary}
@@ -129,7 +135,7 @@ func JSON(w io.Writer, r Report) error {
 }
 
 func toJSONApp(a App, shard bool) jsonApp {
-	ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Resources: []jsonResource{}}
+	ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Warnings: a.Warnings, Resources: []jsonResource{}}
 	if shard {
 		ja.Namespace = a.Namespace
 	}

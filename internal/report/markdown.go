@@ -155,6 +155,9 @@ func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group, link st
 	if a.NotRendered != "" {
 		fmt.Fprintf(b, "Not rendered: %s.\n\n", escape(a.NotRendered))
 	}
+	for _, w := range a.Warnings {
+		fmt.Fprintf(b, "Argo CD warns: %s\n\n", escape(w))
+	}
 	for _, rd := range res {
 		title := fmt.Sprintf("**%s** %s %s", rd.Status, escape(rd.Kind), code(resourceName(rd)))
 		if gr := index[memberKey(a, rd)]; gr != nil {

@@ -33,7 +33,11 @@ type App struct {
 	Error string
 	// NotRendered says why a source type (e.g. kustomize) was not rendered.
 	NotRendered string
-	Resources   []diff.ResourceDiff
+	// Warnings are the warnings Argo CD raises for the app as the head
+	// revision renders it (diff.Warnings: an object rendered more than
+	// once), in Argo CD's words.
+	Warnings  []string
+	Resources []diff.ResourceDiff
 	// Live is the app compared with its env's cluster; nil without --live
 	// or outside the live envs.
 	Live *Live

@@ -71,6 +71,9 @@ func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
 	if a.NotRendered != "" {
 		fmt.Fprintf(b, "not rendered: %s\n", a.NotRendered)
 	}
+	for _, w := range a.Warnings {
+		fmt.Fprintf(b, "argo cd warns: %s\n", w)
+	}
 	for _, rd := range changedResources(a) {
 		fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", rd.Kind, resourceName(rd), rd.Status)))
 		writeTerminalNotes(b, rd)

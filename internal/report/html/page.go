@@ -63,6 +63,7 @@ type count struct {
 type appView struct {
 	Anchor, Label, Status string
 	Error, NotRendered    string
+	Warnings              []string
 	Tally                 string
 	Open                  bool
 	Resources             []resView
@@ -190,7 +191,7 @@ func ref(a report.App) appRef {
 func (bd *builder) app(a report.App, shared []report.Shared, groupOf func(report.App, diff.ResourceDiff) int) appView {
 	res := report.Changes(a)
 	v := appView{Anchor: report.AppAnchor(a), Label: a.Env + "/" + a.Name, Status: a.Status,
-		Error: a.Error, NotRendered: a.NotRendered, Tally: tally(res)}
+		Error: a.Error, NotRendered: a.NotRendered, Warnings: a.Warnings, Tally: tally(res)}
 	for _, rd := range res {
 		if g := groupOf(a, rd); g >= 0 {
 			v.Resources = append(v.Resources, resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind,
