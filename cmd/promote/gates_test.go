@@ -135,6 +135,17 @@ func TestGateWithoutGitLabRefuses(t *testing.T) {
 	if n := m.gl.Calls("total"); n != 0 {
 		t.Errorf("%d GitLab requests", n)
 	}
+	// Both health gates and a closed window: one line per reason, the
+	// shared one once, and the hint on a line of its own.
+	m = newGatedFleet(t, "{sourceHealthy: true, minSoak: 2h, syncWindow: require}", alwaysClosed)
+	r = m.run(t, nil, "plan", "--from", "preprod", "--to", "prod")
+	lines := strings.Split(strings.TrimSpace(r.errOut), "\n")
+	if r.code != exitGateRefused || len(lines) != 4 || !strings.HasSuffix(lines[0], "preprod -> prod refused by gates") ||
+		!strings.HasPrefix(lines[1], "  sourceHealthy and minSoak: cannot evaluate: GitLab is not configured") ||
+		!strings.HasPrefix(lines[2], "  syncWindow: ") || !strings.HasPrefix(lines[3], "  (wait until the gate passes") ||
+		strings.Count(r.errOut, "GitLab is not configured") != 1 {
+		t.Errorf("exit %d, %d lines:\n%s", r.code, len(lines), r.errOut)
+	}
 }
 
 // plan and apply read deployment statuses from the same commit: the

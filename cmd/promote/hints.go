@@ -40,7 +40,8 @@ func message(err error) string {
 		return msg // no flag gets past a signal
 	}
 	if errors.Is(err, gates.ErrRefused) {
-		return msg + " (" + gateHint(err) + ")"
+		// one reason per line, as the gates wrote them
+		return strings.TrimRight(err.Error(), "\n") + "\n  (" + gateHint(err) + ")"
 	}
 	for _, h := range hints {
 		if errors.Is(err, h.err) {

@@ -155,10 +155,13 @@ func (c *Checker) Check(ctx context.Context, req Request) (*Report, error) {
 }
 
 // Err is nil when every gate passed or was overridden; otherwise it names
-// each refusing gate and its problems, wrapping ErrRefused.
+// each refusing gate and its problems, wrapping ErrRefused: one line per
+// reason, indented under the first, and gates refusing for the same
+// reasons (both health gates without GitLab) share one line.
 func (r *Report) Err() error {
-	var parts []string
-	var gates []string
+	var gates, reasons []string
+	byReason := map[string]int{} // reason text -> index in lines
+	var lines [][]string         // gate names per reason
 	for _, res := range r.Results {
 		if res.Passed || res.Overridden != nil {
 			continue
@@ -175,12 +178,35 @@ func (r *Report) Err() error {
 		if len(items) == 0 {
 			items = append(items, res.Summary)
 		}
-		parts = append(parts, fmt.Sprintf("%s: %s", res.Gate, strings.Join(items, "; ")))
+		reason := strings.Join(items, "; ")
+		if i, ok := byReason[reason]; ok {
+			lines[i] = append(lines[i], res.Gate)
+			continue
+		}
+		byReason[reason] = len(reasons)
+		reasons = append(reasons, reason)
+		lines = append(lines, []string{res.Gate})
 	}
-	if len(parts) == 0 {
+	if len(gates) == 0 {
 		return nil
 	}
-	return &RefusedError{Gates: gates, msg: fmt.Sprintf("%s -> %s refused by gate %s", r.From, r.To, strings.Join(parts, "; "))}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s -> %s refused by %s", r.From, r.To, plural(len(gates), "gate", "gates"))
+	for i, reason := range reasons {
+		sep := "\n  "
+		if len(reasons) == 1 {
+			sep = " "
+		}
+		fmt.Fprintf(&b, "%s%s: %s", sep, strings.Join(lines[i], " and "), reason)
+	}
+	return &RefusedError{Gates: gates, msg: b.String()}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // RefusedError names the gates that refused, for callers' hints.
