@@ -72,11 +72,17 @@ func TestDeploymentSettingsPerRevision(t *testing.T) {
 	if _, _, stderr := capsDiff(t, f, base, head, "--quiet"); stderr != "" {
 		t.Errorf("--quiet still says %q", stderr)
 	}
-	// An ignore rule is the comparison's, read at head for both sides.
+	// An ignore rule is a trusted setting: the target branch's applies to
+	// both sides; one the merge request adds waits for the merge.
 	f.edit(t, ".promote.yaml", "ordering:", "ignore: [data.helm]\nordering:")
 	ignoring := f.commit(t, "head: ignore the helm version")
-	if _, diff, _ := capsDiff(t, f, base, ignoring); strings.Contains(diff, "helm: v") || !strings.Contains(diff, "+  kube: v1.33.0") {
-		t.Errorf("head's ignore rule must apply to both sides:\n%s", diff)
+	if _, diff, stderr := capsDiff(t, f, base, ignoring); !strings.Contains(diff, "helm: v") || !strings.Contains(stderr, "this change sets ignore in .promote.yaml") {
+		t.Errorf("the merge request's ignore rule must wait for the merge:\n%s\n%s", diff, stderr)
+	}
+	f.edit(t, ".promote.yaml", "kubeVersion: v1.33.0\nargocd: {version: '3.6'}", "kubeVersion: v1.31.0\nargocd: {version: '3.4'}")
+	baseIgnoring := f.commit(t, "base: Argo CD 3.4, ignoring the helm version")
+	if _, diff, _ := capsDiff(t, f, baseIgnoring, ignoring); strings.Contains(diff, "helm: v") || !strings.Contains(diff, "+  kube: v1.33.0") {
+		t.Errorf("the target branch's ignore rule must apply to both sides:\n%s", diff)
 	}
 	// The reverse compares as well: a downgrade shows Helm 4 -> Helm 3.
 	if _, diff, _ := capsDiff(t, f, head, base); !strings.Contains(diff, "-  helm: v4.3.1") || !strings.Contains(diff, "+  helm: v3.22.0") {
@@ -110,7 +116,7 @@ func TestDeploymentSettingsFallBackToHead(t *testing.T) {
 	f.write(t, ".promote.yaml", cfg)
 	added := f.commit(t, "config added, Argo CD 3.6")
 	status, diff, stderr = capsDiff(t, f, none, added)
-	if status != "unchanged" || diff != "" || stderr != "" {
-		t.Errorf("no config at base: caps-qa %s, diff %q, stderr %q; want unchanged and nothing said", status, diff, stderr)
+	if status != "unchanged" || diff != "" || !strings.Contains(stderr, "take their defaults, and no git token is sent") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("no config at base: caps-qa %s, diff %q, stderr %q; want unchanged and the trusted settings' warning", status, diff, stderr)
 	}
 }
