@@ -14,7 +14,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short test-live test-browser demo bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
+.PHONY: all build test test-short test-live test-browser demo demo-clean bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
 
 all: build
 
@@ -66,9 +66,14 @@ test-browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	$(GO) test -count=1 -tags browser -run Browser $(BROWSER_PKGS)
 
-# Runs a real promotion plan + apply on the bundled example repo in a temp dir.
+# Runs a real promotion plan + apply on the bundled example repo, in a
+# playground directory (./demo) that stays for you to try more; demo-clean
+# removes it.
 demo: build
 	./scripts/demo.sh
+
+demo-clean:
+	@if [ -e demo/.gitops-promote-demo ]; then rm -rf demo; elif [ -e demo ]; then echo "demo/ is not a demo playground: left alone" >&2; exit 1; fi
 
 # Compares our tools with the shell baseline they replace (scripts/baseline),
 # on generated repos (scripts/gen_gitops_repo.py); see docs/benchmarks.md.

@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# make demo: a real promotion on the bundled example fleet, in a temp dir.
-# Packages the example charts and serves them on loopback (the chart check
-# and manifestdiff fetch from there), makes the fleet a git repo with a
-# bare remote, then runs check, plan, apply --push, manifestdiff of the
-# promotion, and two refused commands. DEMO_BIN names another directory
-# holding both binaries (the demo's test builds its own).
+# make demo: a real promotion on the bundled example fleet, in a
+# playground directory that stays (DEMO_DIR, default ./demo; make
+# demo-clean removes it). Packages the example charts and serves them on
+# loopback (the chart check and manifestdiff fetch from there), makes the
+# fleet a git repo with a bare remote (upstream set), then runs check,
+# plan, apply --push, manifestdiff of the promotion, and two refused
+# commands, and says what to try next there. DEMO_BIN names another
+# directory holding both binaries (the demo's test builds its own).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${DEMO_BIN:-$root/bin}
-work=$(mktemp -d)
+work=${DEMO_DIR:-$root/demo}
+# A directory the demo did not make is never removed.
+if [ -e "$work" ] && [ ! -e "$work/.gitops-promote-demo" ] && [ -n "$(ls -A "$work" 2>/dev/null)" ]; then
+  echo "demo: $work exists and is not a demo playground; set DEMO_DIR to another directory" >&2
+  exit 1
+fi
+rm -rf "$work"
+mkdir -p "$work"
+touch "$work/.gitops-promote-demo"
+work=$(cd "$work" && pwd)
 server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; true; }
 trap cleanup EXIT
 
 # Bold headings only on a terminal and without NO_COLOR, as the tools
@@ -35,6 +46,9 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 echo "chart repository: http://127.0.0.1:$port"
+printf '#!/bin/sh\n# Serves the demo chart repository again, on the port its Applications name.\nexec python3 -m http.server %s --bind 127.0.0.1 --directory "%s"\n' \
+  "$port" "$work/charts" > "$work/serve-charts.sh"
+chmod +x "$work/serve-charts.sh"
 
 step "making the example fleet a git repository with a bare remote"
 cp -r "$root/examples/fleet" "$work/repo"
@@ -46,7 +60,7 @@ git -C "$work/repo" add -A
 git -C "$work/repo" commit -q -m "ledger fleet: initial layout"
 git init -q --bare -b main "$work/remote.git"
 git -C "$work/repo" remote add origin "file://$work/remote.git"
-git -C "$work/repo" push -q origin main
+git -C "$work/repo" push -q -u origin main
 cd "$work/repo"
 echo "repo: $work/repo  remote: $work/remote.git"
 
@@ -84,3 +98,14 @@ run "$bin/promote" pin --env qa ledger-node.api.imageTag=latest; echo "exit $?"
 run "$bin/promote" apply --from qa --to prod; echo "exit $?"
 set -e
 git diff --quiet && echo "work tree clean, HEAD still $(git rev-parse --short HEAD)"
+
+step "the playground stays: try it"
+echo "$work/repo is a git repository with its remote ($work/remote.git) and upstream set."
+echo "The chart repository stopped with this demo; start it again in another terminal:"
+echo "  $work/serve-charts.sh"
+echo "then, in $work/repo:"
+echo "  $bin/promote status                                 # every env at a glance"
+echo "  $bin/promote plan --from preprod --to prod          # the next step of the path"
+echo "  $bin/promote apply --from preprod --to prod --push  # one commit, pushed"
+echo "  $bin/manifestdiff --base HEAD~1 --head HEAD --cache-dir $work/cache"
+echo "make demo-clean removes it."

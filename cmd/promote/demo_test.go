@@ -46,7 +46,8 @@ func TestDemo(t *testing.T) {
 			if tc.terminal { // util-linux script(1) gives the demo a pseudo-terminal
 				cmd = exec.Command("script", "-qefc", demo, "/dev/null")
 			}
-			env := []string{"DEMO_BIN=" + bin, "TERM=xterm"}
+			playground := filepath.Join(t.TempDir(), "demo")
+			env := []string{"DEMO_BIN=" + bin, "DEMO_DIR=" + playground, "TERM=xterm"}
 			if tc.noColor != "" {
 				env = append(env, "NO_COLOR="+tc.noColor)
 			}
@@ -62,7 +63,16 @@ func TestDemo(t *testing.T) {
 				t.Fatalf("demo: %v\n%s", err, out.String())
 			}
 			got := out.String()
-			for _, want := range []string{"==> promote check", "work tree clean, HEAD still "} {
+			// the playground stays, with its upstream set: the stale-source
+			// error's advice (git pull --ff-only) works there
+			pull := exec.Command("git", "-C", filepath.Join(playground, "repo"), "pull", "--ff-only", "-q")
+			if o, err := pull.CombinedOutput(); err != nil {
+				t.Errorf("git pull --ff-only in the playground: %v\n%s", err, o)
+			}
+			if _, err := os.Stat(filepath.Join(playground, "serve-charts.sh")); err != nil {
+				t.Errorf("the playground has no serve-charts.sh: %v", err)
+			}
+			for _, want := range []string{"==> promote check", "work tree clean, HEAD still ", "make demo-clean removes it"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("demo output lacks %q:\n%s", want, got)
 				}
