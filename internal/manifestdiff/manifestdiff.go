@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -79,6 +80,8 @@ type Diff struct {
 	Clean func(string) string
 
 	live map[string]bool // envs compared live
+	// rendered counts the bytes every render of the run returned (count).
+	rendered atomic.Int64
 	// same caches sameDeployment.
 	sameOnce sync.Once
 	same     bool
