@@ -47,6 +47,8 @@ func TestReleaseBinary(t *testing.T) {
 	t.Run("library output on stderr", func(t *testing.T) { checkLibraryStderr(t, bin) })
 	t.Run("kustomize helm charts", func(t *testing.T) { checkReleaseKustHelm(t, bin) })
 	t.Run("interrupt", func(t *testing.T) { checkInterrupt(t, bin) })
+	t.Run("runaways interrupted", func(t *testing.T) { checkRunawaysInterrupted(t, bin) })
+	t.Run("huge archive", func(t *testing.T) { checkHugeArchive(t, bin) })
 	t.Run("bash completion", func(t *testing.T) {
 		f := newFleet(t)
 		got := clitest.BashComplete(t, bin, f.Dir,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
 
@@ -14,6 +15,10 @@ import (
 // for the released binary (in-process runs build helmCharts too).
 func TestMain(m *testing.M) {
 	if code, handled := kustomizehelm.Main(os.Args); handled {
+		os.Exit(code)
+	}
+	// Started as the jsonnet evaluator of a run (see jsonnetproc).
+	if code, handled := jsonnetproc.Main(os.Args); handled {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
+	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
 
@@ -24,6 +25,10 @@ func main() {
 	// Started by kustomize as its helm (helmCharts with --enable-helm):
 	// answer for the run that started the build, and nothing else.
 	if code, handled := kustomizehelm.Main(os.Args); handled {
+		os.Exit(code)
+	}
+	// Started as the jsonnet evaluator of a run (see jsonnetproc).
+	if code, handled := jsonnetproc.Main(os.Args); handled {
 		os.Exit(code)
 	}
 	ios := cli.System() // the real stderr, before captureStderr replaces os.Stderr

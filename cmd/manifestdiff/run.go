@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -96,9 +97,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}
 	if ctx.Err() != nil {
-		// The apps a signal cut short did not fail: a report would say
-		// they did.
-		return fmt.Errorf("%w; no report written or posted", context.Cause(ctx))
+		return interrupted(ctx, o, ios, rep, runErr, link)
 	}
 	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrRender) && !errors.Is(runErr, manifestdiff.ErrLive) {
 		return runErr
@@ -120,6 +119,38 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return errChanged
 	}
 	return nil
+}
+
+// interrupted ends a run a signal cut short. The apps that finished are
+// written (stdout or --output-file: the artifact CI keeps of a cancelled
+// job), the others listed as not rendered, "interrupted"; the report is
+// never posted: the merge request's note is sticky, and a partial one
+// would replace the last complete comparison with one that only looks
+// complete at a glance. The run fails (exit 1) in any case.
+func interrupted(ctx context.Context, o *options, ios *ioStreams, rep report.Report, runErr error, link string) error {
+	cause := context.Cause(ctx)
+	if runErr != nil && !errors.Is(runErr, manifestdiff.ErrInterrupted) &&
+		!errors.Is(runErr, manifestdiff.ErrRender) && !errors.Is(runErr, manifestdiff.ErrLive) {
+		return fmt.Errorf("%w; no report written or posted", runErr) // before any app was known
+	}
+	if err := writeReport(o, ios, rep, link); err != nil {
+		return fmt.Errorf("%w; writing the partial report: %v", cause, err)
+	}
+	if errors.Is(runErr, manifestdiff.ErrInterrupted) {
+		return fmt.Errorf("%s; partial report written, not posted", interruptLine(runErr))
+	}
+	return fmt.Errorf("%w; report written, not posted", cause)
+}
+
+// interruptLine is the line of runErr that says what the signal left
+// unrendered (errors.Join puts one error per line).
+func interruptLine(runErr error) string {
+	for _, l := range strings.Split(runErr.Error(), "\n") {
+		if strings.Contains(l, "not rendered") {
+			return l
+		}
+	}
+	return runErr.Error()
 }
 
 // resolveSides picks the revisions: --base, else the MR's diff base that

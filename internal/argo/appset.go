@@ -1,6 +1,7 @@
 package argo
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -17,6 +18,18 @@ type rawAppSet struct {
 	TemplatePatch     string      `yaml:"templatePatch"`
 }
 
+// MaxGeneratedApps bounds the applications one ApplicationSet generates.
+// Argo CD has no such limit, but a matrix of two lists multiplies them, so
+// a few kilobytes of a merge request could otherwise ask for billions of
+// apps (each a few kilobytes of memory). Real fleets have thousands; a
+// list of 100,000 elements still expands (see TestListGeneratorLinear).
+const MaxGeneratedApps = 100_000
+
+// ErrTooManyApps: an ApplicationSet generates more than MaxGeneratedApps.
+var ErrTooManyApps = errors.New("generates too many applications")
+
+var errTooMany = fmt.Errorf("%w (more than %d)", ErrTooManyApps, MaxGeneratedApps)
+
 // expandAppSet generates the Applications of one ApplicationSet document.
 func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 	name := scalarAt(doc, "metadata.name")
@@ -24,7 +37,11 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 		return nil, at.errorf(0, "applicationset without metadata.name")
 	}
 	fail := func(err error) ([]App, error) {
-		return nil, at.errorf(0, "applicationset %s: %s", name, err)
+		e := at.errorf(0, "applicationset %s: %s", name, err)
+		if errors.Is(err, ErrTooManyApps) {
+			e = sentinel{e, ErrTooManyApps} // posError keeps the words only
+		}
+		return nil, e
 	}
 	var spec rawAppSet
 	if err := decodeInto(yamlnode.Value(doc, "spec"), &spec); err != nil {
@@ -53,6 +70,9 @@ func (d *discovery) expandAppSet(at origin, doc *yaml.Node) ([]App, error) {
 					return fail(fmt.Errorf("generates application %s twice", a.Name))
 				}
 				names[a.Name] = true
+				if len(names) > MaxGeneratedApps {
+					return fail(errTooMany)
+				}
 				if d.emit != nil {
 					// at once, not held with the whole ApplicationSet's
 					// (see DiscoverOptions.Emit should it fail later)
@@ -83,3 +103,11 @@ func (d *discovery) instantiate(at origin, appSet, appSetNS string, tmpl *yaml.N
 	}
 	return d.buildApp(at, yamlnode.Value(n, "metadata"), yamlnode.Value(n, "spec"), appSet, appSetNS)
 }
+
+// sentinel is err, which also is is for errors.Is.
+type sentinel struct {
+	error
+	is error
+}
+
+func (s sentinel) Unwrap() []error { return []error{s.error, s.is} }

@@ -53,6 +53,9 @@ func (d *discovery) matrixParams(body *yaml.Node, r *renderer, level int) ([]map
 			}
 			out = append(out, p)
 		}
+		if len(out) > MaxGeneratedApps {
+			return nil, fmt.Errorf("matrix generator: %w", errTooMany)
+		}
 	}
 	return out, nil
 }

@@ -142,6 +142,21 @@ func decode11(n *yaml.Node) (any, error) {
 	if isNull(n) {
 		return nil, nil
 	}
+	if n.Kind == yaml.SequenceNode && len(n.Content) > 1 && !hasAnchors(n) {
+		// yaml.v3's emitter keeps every event of a document until it ends,
+		// so a long list (a list generator's elements) costs more than its
+		// length once encoded whole: its items are decoded one by one,
+		// which is the same without anchors to share between them.
+		out := make([]any, len(n.Content))
+		for i, item := range n.Content {
+			v, err := decode11(item)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
 	text, err := yaml.Marshal(n)
 	if err != nil {
 		return nil, err
@@ -156,4 +171,18 @@ func unmarshal11(text []byte) (any, error) {
 		return nil, err
 	}
 	return jsonify(v), nil
+}
+
+// hasAnchors reports whether n or anything below it is an alias or has
+// an anchor.
+func hasAnchors(n *yaml.Node) bool {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAnchors(c) {
+			return true
+		}
+	}
+	return false
 }

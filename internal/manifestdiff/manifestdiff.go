@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -79,6 +80,8 @@ type Diff struct {
 	Clean func(string) string
 
 	live map[string]bool // envs compared live
+	// rendered counts the bytes every render of the run returned (count).
+	rendered atomic.Int64
 	// same caches sameDeployment.
 	sameOnce sync.Once
 	same     bool
@@ -106,7 +109,9 @@ type pair struct {
 }
 
 // Run builds the report. It returns ErrRender (with the full report) when
-// any app failed to render; other errors mean no report at all.
+// any app failed to render, ErrInterrupted (with the report of the apps
+// that finished, the others as not rendered) when ctx was cancelled while
+// apps rendered; other errors mean no report at all.
 func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	rep := report.Report{Base: d.Base.Name, Head: d.Head.Name}
 	envs, err := d.Config.SelectEnvs(d.Envs)
@@ -130,7 +135,11 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	for _, e := range liveEnvs {
 		d.live[e] = true
 	}
-	entries, err := d.discoverAll(ctx, envs)
+	var entries []entry
+	if !interruptible(ctx, func() { entries, err = d.discoverAll(ctx, envs) }) {
+		// nothing is known of any app yet: no report
+		return rep, fmt.Errorf("discovering apps: %w", context.Cause(ctx))
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -138,20 +147,22 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	if d.Rendering != nil {
 		d.Rendering()
 	}
-	d.render(ctx, pairs)
+	unfinished := d.render(ctx, pairs)
 	failed := 0
 	for _, p := range pairs {
-		if p.result.Status == report.StatusError {
+		if _, cut := unfinished[p]; !cut && p.result.Status == report.StatusError {
 			failed++
 		}
 	}
 	var liveErr error
-	if len(liveEnvs) > 0 {
+	if len(liveEnvs) > 0 && len(unfinished) == 0 {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
 	}
 	rep.Apps = make([]report.App, 0, len(entries))
 	for _, e := range entries {
-		if e.p != nil {
+		if stub, cut := unfinished[e.p]; e.p != nil && cut {
+			e.done = stub
+		} else if e.p != nil {
 			d.scrubSafe(ctx, e.p)
 			e.done = e.p.result
 		} else {
@@ -159,7 +170,11 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		}
 		rep.Apps = append(rep.Apps, e.done)
 	}
-	return rep, errors.Join(renderError(failed), liveErr)
+	errs := []error{renderError(failed), liveErr}
+	if len(unfinished) > 0 {
+		errs = append(errs, interruptError(ctx, len(unfinished)))
+	}
+	return rep, errors.Join(errs...)
 }
 
 // renderError says how many apps failed to render; nil when none did.

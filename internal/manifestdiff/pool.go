@@ -132,7 +132,10 @@ func detach(a *argo.App) *argo.App {
 
 // render renders and diffs every pair that has something to render,
 // the costliest first so that no core is left with a long one at the end.
-func (d *Diff) render(ctx context.Context, pairs []*pair) {
+// Once ctx is done no pair starts, and render returns within settleGrace
+// (see interruptible) with the pairs that did not finish before: their
+// entries are interruptedApp's, whatever their goroutines still do.
+func (d *Diff) render(ctx context.Context, pairs []*pair) (unfinished map[*pair]report.App) {
 	var work []*pair
 	for _, p := range pairs {
 		if len(p.todo) > 0 {
@@ -140,20 +143,43 @@ func (d *Diff) render(ctx context.Context, pairs []*pair) {
 		}
 	}
 	slices.SortStableFunc(work, func(a, b *pair) int { return cost(b) - cost(a) })
+	// taken before any render: an abandoned one may still write p.result
+	stubs := make([]report.App, len(work))
+	for i, p := range work {
+		stubs[i] = report.App{Env: p.env, Name: p.name, Namespace: p.result.Namespace}
+	}
+	finished := make([]atomic.Bool, len(work))
 	var mu sync.Mutex
 	done := 0
-	d.each(len(work), func(i int) {
-		p := work[i]
-		d.renderPair(ctx, p)
-		d.finishSafe(p)
-		d.release(p)
-		if d.Progress != nil {
-			mu.Lock()
-			done++
-			d.Progress(done, len(work))
-			mu.Unlock()
-		}
+	interruptible(ctx, func() {
+		d.each(len(work), func(i int) {
+			if ctx.Err() != nil {
+				return
+			}
+			p := work[i]
+			d.renderPair(ctx, p)
+			d.finishSafe(p)
+			d.release(p)
+			// a render the signal cut short failed for that reason only
+			finished[i].Store(ctx.Err() == nil)
+			if d.Progress != nil {
+				mu.Lock()
+				done++
+				d.Progress(done, len(work))
+				mu.Unlock()
+			}
+		})
 	})
+	for i := range work {
+		if !finished[i].Load() {
+			if unfinished == nil {
+				unfinished = map[*pair]report.App{}
+			}
+			s := stubs[i]
+			unfinished[work[i]] = interruptedApp(ctx, s.Env, s.Name, s.Namespace)
+		}
+	}
+	return unfinished
 }
 
 // cost estimates a pair's work: its renders times its sources.

@@ -74,6 +74,9 @@ func (d *Diff) renderSources(ctx context.Context, app *argo.App, side Side) ([]b
 		}
 		if req != nil {
 			parts = append(parts, part{m, render.TrackingOf(req), req})
+			if err := d.count(app, parts); err != nil {
+				return nil, nil, "", false, err
+			}
 		}
 	}
 	out, track, err := joinParts(parts)

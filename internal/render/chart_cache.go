@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"io/fs"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,9 @@ type chartCache struct {
 var unpacked3, unpacked4, chartFiles chartCache
 
 func (c *chartCache) get(tgz []byte, unpack func(*unpacked)) *unpacked {
+	// every archive is checked against its bounds before anything of it
+	// is unpacked and kept (archive.go)
+	unpack = checked(tgz, unpack)
 	key := sha256.Sum256(tgz)
 	if v, ok := c.m.Load(key); ok {
 		u := v.(*unpacked)
@@ -58,11 +62,22 @@ func (c *chartCache) get(tgz []byte, unpack func(*unpacked)) *unpacked {
 	return u
 }
 
+func checked(tgz []byte, unpack func(*unpacked)) func(*unpacked) {
+	return func(u *unpacked) {
+		if u.err = checkArchive(tgz); u.err == nil {
+			unpack(u)
+		}
+	}
+}
+
 // loadArchive3 is Helm 3's loader.LoadArchive with the unpacking cached.
 func loadArchive3(tgz []byte) (*chart.Chart, error) {
 	u := unpacked3.get(tgz, func(u *unpacked) {
 		u.files, u.err = loader.LoadArchiveFiles(bytes.NewReader(tgz))
 	})
+	if errors.Is(u.err, ErrTooLarge) {
+		return nil, u.err
+	}
 	if u.err != nil {
 		return loader.LoadArchive(bytes.NewReader(tgz)) // its own error, as Helm words it
 	}
@@ -94,6 +109,9 @@ func loadArchive4(tgz []byte) (chart4.Charter, error) {
 			}
 		}
 	})
+	if errors.Is(u.err, ErrTooLarge) {
+		return nil, u.err
+	}
 	if u.err != nil || !u.v2 {
 		return loader4.LoadArchive(bytes.NewReader(tgz))
 	}

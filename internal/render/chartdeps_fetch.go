@@ -37,6 +37,9 @@ func (b *depBuild) download(ctx context.Context, files []dirFile, deps []*chart.
 			if _, replaced := got[base]; replaced {
 				continue
 			}
+			if err := checkArchive(f.data); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.name, err)
+			}
 			if ch, err := loader.LoadArchive(bytes.NewReader(f.data)); err == nil && !local[ch.Name()] {
 				continue // an outdated dependency: helm deletes it
 			}

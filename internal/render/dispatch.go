@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 
@@ -105,6 +106,10 @@ func renderOne(ctx context.Context, in Input, req *argo.Request, tracked bool) (
 	}
 	if err != nil {
 		return nil, false, err
+	}
+	if len(out) > MaxAppBytes {
+		return nil, false, fmt.Errorf("env %s, app %s: source %s: %w", req.Env, req.App,
+			firstNonEmpty(req.Source.Chart, req.Source.Path), tooLarge(len(out)))
 	}
 	if !tracked {
 		return out, deterministic, nil

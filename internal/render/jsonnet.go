@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,10 +12,10 @@ import (
 	"path"
 	"strings"
 
-	"github.com/google/go-jsonnet"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 )
 
 // jsonnetRoot is where the repository sits in the paths the Jsonnet VM
@@ -24,22 +25,30 @@ import (
 const jsonnetRoot = "/_repo"
 
 // jsonnetManifests evaluates the .jsonnet file p of a directory source at
-// dir as Argo CD's repo-server does: a fresh go-jsonnet VM per file with
-// the source's extVars and tlas, imports looked up next to the importing
-// file, then in the libs (relative to the repository root, the last one
-// first), then in dir. The result must be an array of objects (nulls
+// dir as Argo CD's repo-server does (see jsonnetJob), in a child process
+// bounded in time, memory and stack (jsonnetproc). The result must be an array of objects (nulls
 // skipped) or one object, each with a kind; an object with an items
 // array stands for its items, as in Argo CD.
 func jsonnetManifests(fsys fs.FS, dir, p string, jr jsonnetRun) ([]map[string]any, error) {
-	vm, err := jsonnetVM(fsys, dir, jr.opts)
+	job, err := jsonnetJob(dir, p, jr.opts)
 	if err != nil {
 		return nil, err
 	}
+	ctx := jr.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	// std.trace writes to the VM's trace output, stderr by default: it
 	// is a notice of this render
-	vm.SetTraceOut(jr.traceOut())
-	out, err := vm.EvaluateFile(jsonnetRoot + "/" + p)
-	if err != nil {
+	out, err := jsonnetproc.Evaluate(ctx, job, repoFile(fsys), jr.traceOut())
+	switch {
+	case errors.Is(err, jsonnetproc.ErrTimeout):
+		return nil, fmt.Errorf("evaluating jsonnet: %w", limitError{err, ErrTimeout})
+	case errors.Is(err, jsonnetproc.ErrTooLarge):
+		return nil, fmt.Errorf("evaluating jsonnet: %w", limitError{err, ErrTooLarge})
+	case errors.Is(err, jsonnetproc.ErrNotInstalled) || ctx.Err() != nil && err != nil:
+		return nil, fmt.Errorf("evaluating jsonnet: %w", err)
+	case err != nil:
 		if crash := jsonnetCrash(err.Error()); crash != nil {
 			return nil, fmt.Errorf("evaluating jsonnet: %w", crash)
 		}
@@ -53,95 +62,51 @@ func jsonnetManifests(fsys fs.FS, dir, p string, jr jsonnetRun) ([]map[string]an
 	return expandLists(objs)
 }
 
-func jsonnetVM(fsys fs.FS, dir string, o *argo.JsonnetOptions) (*jsonnet.VM, error) {
-	vm := jsonnet.MakeVM()
-	imp := &treeImporter{fsys: fsys, jpaths: []string{jsonnetRoot + "/" + dir}, cache: map[string]*importEntry{}}
+// jsonnetJob is the evaluation of p as Argo CD's repo-server sets it up:
+// the source's tlas and extVars, imports looked up next to the importing
+// file, then in the libs (relative to the repository root, the last one
+// first), then in dir.
+func jsonnetJob(dir, p string, o *argo.JsonnetOptions) (jsonnetproc.Job, error) {
+	job := jsonnetproc.Job{File: jsonnetRoot + "/" + p, Root: jsonnetRoot, JPaths: []string{jsonnetRoot + "/" + dir}}
 	if dir == "." {
-		imp.jpaths[0] = jsonnetRoot
+		job.JPaths[0] = jsonnetRoot
 	}
-	if o != nil {
-		for _, v := range o.TLAs {
-			if v.Code {
-				vm.TLACode(v.Name, v.Value)
-			} else {
-				vm.TLAVar(v.Name, v.Value)
-			}
+	if o == nil {
+		return job, nil
+	}
+	for _, v := range o.TLAs {
+		job.TLAs = append(job.TLAs, jsonnetproc.Var{Name: v.Name, Value: v.Value, Code: v.Code})
+	}
+	for _, v := range o.ExtVars {
+		job.ExtVars = append(job.ExtVars, jsonnetproc.Var{Name: v.Name, Value: v.Value, Code: v.Code})
+	}
+	for _, lib := range o.Libs {
+		rel := path.Clean(strings.TrimLeft(lib, "/"))
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			return job, fmt.Errorf("jsonnet lib %q resolved to outside repository root", lib)
 		}
-		for _, v := range o.ExtVars {
-			if v.Code {
-				vm.ExtCode(v.Name, v.Value)
-			} else {
-				vm.ExtVar(v.Name, v.Value)
-			}
-		}
-		for _, lib := range o.Libs {
-			rel := path.Clean(strings.TrimLeft(lib, "/"))
-			if rel == ".." || strings.HasPrefix(rel, "../") {
-				return nil, fmt.Errorf("jsonnet lib %q resolved to outside repository root", lib)
-			}
-			imp.jpaths = append(imp.jpaths, path.Join(jsonnetRoot, rel))
-		}
+		job.JPaths = append(job.JPaths, path.Join(jsonnetRoot, rel))
 	}
-	vm.Importer(imp)
-	return vm, nil
+	return job, nil
 }
 
-// treeImporter is go-jsonnet's FileImporter over the repository tree: the
-// same search order and caching, with paths outside the repository (which
-// Argo CD would look up on the repo-server's own disk) never found.
-type treeImporter struct {
-	fsys   fs.FS
-	jpaths []string
-	cache  map[string]*importEntry
-}
-
-type importEntry struct {
-	found    bool
-	contents jsonnet.Contents
-}
-
-func (t *treeImporter) Import(importedFrom, importedPath string) (jsonnet.Contents, string, error) {
-	dir, _ := path.Split(importedFrom)
-	found, c, at, err := t.try(dir, importedPath)
-	for i := len(t.jpaths) - 1; err == nil && !found && i >= 0; i-- {
-		found, c, at, err = t.try(t.jpaths[i], importedPath)
-	}
-	if err != nil {
-		return jsonnet.Contents{}, "", err
-	}
-	if !found {
-		return jsonnet.Contents{}, "", fmt.Errorf("couldn't open import %q: no match locally or in the Jsonnet library paths", importedPath)
-	}
-	return c, at, nil
-}
-
-func (t *treeImporter) try(dir, importedPath string) (bool, jsonnet.Contents, string, error) {
-	abs := importedPath
-	if !path.IsAbs(abs) {
-		abs = path.Join(dir, importedPath)
-	}
-	if e, ok := t.cache[abs]; ok {
-		return e.found, e.contents, abs, nil
-	}
-	e := &importEntry{}
-	if rel, ok := strings.CutPrefix(abs, jsonnetRoot+"/"); ok && path.IsAbs(abs) {
-		st, err := fs.Stat(t.fsys, rel)
+// repoFile serves the evaluator the files of the repository tree: paths
+// outside it (which Argo CD would look up on the repo-server's own disk)
+// are never found.
+func repoFile(fsys fs.FS) func(rel string) (bool, []byte, error) {
+	return func(rel string) (bool, []byte, error) {
+		st, err := fs.Stat(fsys, rel)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			return false, nil, nil
 		case err != nil:
-			return false, jsonnet.Contents{}, "", err
+			return false, nil, err
 		case st.IsDir():
-			return false, jsonnet.Contents{}, "", fmt.Errorf("read %s: is a directory", rel)
-		default:
-			data, err := fs.ReadFile(t.fsys, rel)
-			if err != nil {
-				return false, jsonnet.Contents{}, "", err
-			}
-			e.found, e.contents = true, jsonnet.MakeContentsRaw(data)
+			return false, nil, fmt.Errorf("read %s: is a directory", rel)
 		}
+		data, err := fs.ReadFile(fsys, rel)
+		return err == nil, data, err
 	}
-	t.cache[abs] = e
-	return e.found, e.contents, abs, nil
 }
 
 // jsonnetObjects reads the evaluation result as Argo CD does: first as an
@@ -238,6 +203,7 @@ func jsonnetDocs(fsys fs.FS, dir, p string, jr jsonnetRun) ([]string, error) {
 // jsonnetRun is how a directory source evaluates its .jsonnet files: the
 // source's options, and where std.trace's lines go.
 type jsonnetRun struct {
+	ctx   context.Context // nil: never cancelled
 	opts  *argo.JsonnetOptions
 	trace *notices // nil: dropped
 }

@@ -95,6 +95,9 @@ func (b kustomizeHelmBackend) Pull(ctx context.Context, p kustomizehelm.Pull) er
 	if err := os.MkdirAll(check, 0o755); err != nil {
 		return fmt.Errorf("%s: failed to untar (mkdir): %w", what, err)
 	}
+	if err := checkArchive(data); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	if b.Major == 3 {
 		err = chartutil3.Expand(ud, bytes.NewReader(data))
 	} else {

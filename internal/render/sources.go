@@ -116,7 +116,7 @@ func (DirectorySource) Render(ctx context.Context, in Input, req *argo.Request) 
 	if jsonnet != nil {
 		n.setCleaner(jsonnetNoticeCleaner(jsonnet))
 	}
-	m, err := directory(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnetRun{opts: jsonnet, trace: n}, d.DisableExtensionFilter)
+	m, err := directory(in.FS, req.Path, d.Recurse, d.Include, d.Exclude, jsonnetRun{ctx: ctx, opts: jsonnet, trace: n}, d.DisableExtensionFilter)
 	if err != nil {
 		return nil, fmt.Errorf("env %s, app %s: directory %s: %w", req.Env, req.App, req.Source.Path, err)
 	}
