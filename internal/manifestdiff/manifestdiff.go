@@ -14,6 +14,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -57,6 +58,9 @@ type Diff struct {
 	// repository and rendering's with the change, and the command tunes
 	// the collector for each (see cmd/manifestdiff).
 	Rendering func()
+	// AppTimeout bounds one app's renders together; 0 is
+	// DefaultAppTimeout. An app past it is left behind as failed.
+	AppTimeout time.Duration
 	// Log receives, with the env and app, what the tools would print on
 	// stderr while rendering the head revision (render.Input.Log): their
 	// warnings, deprecated kustomization fields. Base renders stay silent:
@@ -147,15 +151,23 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	if d.Rendering != nil {
 		d.Rendering()
 	}
-	unfinished := d.render(ctx, pairs)
-	failed := 0
+	unfinished, timedOut := d.render(ctx, pairs)
+	failed := len(timedOut)
 	for _, p := range pairs {
-		if _, cut := unfinished[p]; !cut && p.result.Status == report.StatusError {
+		_, cut := unfinished[p]
+		_, late := timedOut[p]
+		if !cut && !late && p.result.Status == report.StatusError {
 			failed++
 		}
 	}
+	for p, stub := range timedOut {
+		if unfinished == nil {
+			unfinished = map[*pair]report.App{}
+		}
+		unfinished[p] = stub // left behind like an interrupted app, but failed
+	}
 	var liveErr error
-	if len(liveEnvs) > 0 && len(unfinished) == 0 {
+	if len(liveEnvs) > 0 && len(unfinished) == len(timedOut) {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
 	}
 	rep.Apps = make([]report.App, 0, len(entries))
@@ -171,8 +183,8 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		rep.Apps = append(rep.Apps, e.done)
 	}
 	errs := []error{renderError(failed), liveErr}
-	if len(unfinished) > 0 {
-		errs = append(errs, interruptError(ctx, len(unfinished)))
+	if n := len(unfinished) - len(timedOut); n > 0 {
+		errs = append(errs, interruptError(ctx, n))
 	}
 	return rep, errors.Join(errs...)
 }

@@ -135,7 +135,7 @@ func detach(a *argo.App) *argo.App {
 // Once ctx is done no pair starts, and render returns within settleGrace
 // (see interruptible) with the pairs that did not finish before: their
 // entries are interruptedApp's, whatever their goroutines still do.
-func (d *Diff) render(ctx context.Context, pairs []*pair) (unfinished map[*pair]report.App) {
+func (d *Diff) render(ctx context.Context, pairs []*pair) (unfinished, timedOut map[*pair]report.App) {
 	var work []*pair
 	for _, p := range pairs {
 		if len(p.todo) > 0 {
@@ -149,6 +149,7 @@ func (d *Diff) render(ctx context.Context, pairs []*pair) (unfinished map[*pair]
 		stubs[i] = report.App{Env: p.env, Name: p.name, Namespace: p.result.Namespace}
 	}
 	finished := make([]atomic.Bool, len(work))
+	late := make([]atomic.Bool, len(work))
 	var mu sync.Mutex
 	done := 0
 	interruptible(ctx, func() {
@@ -157,11 +158,16 @@ func (d *Diff) render(ctx context.Context, pairs []*pair) (unfinished map[*pair]
 				return
 			}
 			p := work[i]
-			d.renderPair(ctx, p)
-			d.finishSafe(p)
-			d.release(p)
+			appCtx, cancel := context.WithTimeoutCause(ctx, d.appTimeout(), ErrAppTimeout)
+			ok := interruptible(appCtx, func() {
+				d.renderPair(appCtx, p)
+				d.finishSafe(p)
+				d.release(p)
+			})
+			cancel()
 			// a render the signal cut short failed for that reason only
-			finished[i].Store(ctx.Err() == nil)
+			finished[i].Store(ok && ctx.Err() == nil)
+			late[i].Store(!ok && ctx.Err() == nil)
 			if d.Progress != nil {
 				mu.Lock()
 				done++
@@ -171,15 +177,21 @@ func (d *Diff) render(ctx context.Context, pairs []*pair) (unfinished map[*pair]
 		})
 	})
 	for i := range work {
-		if !finished[i].Load() {
+		s := stubs[i]
+		switch {
+		case late[i].Load():
+			if timedOut == nil {
+				timedOut = map[*pair]report.App{}
+			}
+			timedOut[work[i]] = timedOutApp(s.Env, s.Name, s.Namespace, d.appTimeout())
+		case !finished[i].Load():
 			if unfinished == nil {
 				unfinished = map[*pair]report.App{}
 			}
-			s := stubs[i]
 			unfinished[work[i]] = interruptedApp(ctx, s.Env, s.Name, s.Namespace)
 		}
 	}
-	return unfinished
+	return unfinished, timedOut
 }
 
 // cost estimates a pair's work: its renders times its sources.
