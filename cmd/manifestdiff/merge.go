@@ -86,6 +86,9 @@ func runMerge(ctx context.Context, o *options, ios *ioStreams, getenv func(strin
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
+	// each shard masked what its job knew; this job may know more (its
+	// own environment), and a shard file is only as safe as its job
+	rep.MaskContent(ios.Secrets.Content)
 	if err := writeReport(o, ios, rep, link); err != nil {
 		return err
 	}

@@ -82,6 +82,12 @@ type Diff struct {
 	// that echoes the credentials it was sent in its answer must not put
 	// them into the merge request note.
 	Clean func(string) string
+	// Mask, if set, masks what the process knows to be secret in rendered
+	// content: every name, diff and message of the report, the live
+	// comparison's included (report.App.MaskContent), after Clean. A
+	// manifest may hold a token the process was given: the diff, the note,
+	// the HTML, the JSON and a shard's JSON must not show it.
+	Mask func(string) string
 
 	live map[string]bool // envs compared live
 	// rendered counts the bytes every render of the run returned (count).

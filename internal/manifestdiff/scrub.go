@@ -95,6 +95,7 @@ func (d *Diff) envScrub(ctx context.Context, env string, ps []*pair) *scrub.Set 
 // a forbidden listing) as a cluster message about its apps' objects, then
 // with Clean: the process's credentials, the kubeconfig's among them.
 func (d *Diff) scrubEnv(s func() *scrub.Set, le *report.LiveEnv) {
+	defer le.MaskContent(d.Mask)
 	if le.Error == "" && len(le.Findings) == 0 {
 		return
 	}
@@ -131,8 +132,10 @@ func (d *Diff) addPair(ctx context.Context, s *scrub.Set, p *pair) {
 	}
 }
 
-// cleanKnown runs Clean over every message of r.
+// cleanKnown runs Clean over every message of r, then Mask over all of
+// its content.
 func (d *Diff) cleanKnown(r *report.App) {
+	defer r.MaskContent(d.Mask)
 	if d.Clean == nil {
 		return
 	}

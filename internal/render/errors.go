@@ -68,15 +68,19 @@ func (e *Error) wrapSource(source string, err error) *Error {
 func withInputs(err error, req Request) {
 	var e *Error
 	if errors.As(err, &e) && e.secrets == nil {
-		e.secrets = inputSecrets(req, nil)
+		e.secrets = inputSecrets(req, chartOf(req))
 	}
 }
 
-// inputSecrets collects every value req feeds the render, and the names
+// inputSecrets collects every value req feeds the render, the chart's own
+// defaults among them when ch is known (chartvalues.go), and the names
 // that stay readable in its errors. ch is nil when the chart did not load.
+// It never loads the chart itself: a library logs while a chart loads, in
+// the chart cache's critical section, and its notice cleaner calls this.
 // Built only on failure: a successful render pays nothing.
 func inputSecrets(req Request, ch *chart.Chart) *scrub.Set {
 	s := &scrub.Set{}
+	addChartDefaults(s, ch)
 	s.Keep(releaseName(req), valuesSource, req.KubeVersion, req.Namespace)
 	s.Keep(req.APIVersions...)
 	for _, f := range req.ValueFiles {

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"strings"
 )
 
@@ -21,8 +22,9 @@ func longestRun(s string, c byte) int {
 }
 
 // writeFence writes content in a fenced block longer than any backtick run
-// inside it, so no content can close the block early.
+// inside it, so no content can close the block early; see fenceText.
 func writeFence(b *bytes.Buffer, lang, content string) {
+	content = fenceText(content)
 	fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
@@ -31,9 +33,10 @@ func writeFence(b *bytes.Buffer, lang, content string) {
 }
 
 // code formats s as an inline code span that survives backticks in s; a
-// newline would end the span's line, so it becomes a space.
+// newline would end the span's line, so it is spelled "\n" (see spell).
+// Inside code, "@" is no mention.
 func code(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = spell(s, false)
 	if s == "" {
 		return "` `"
 	}
@@ -44,10 +47,10 @@ func code(s string) string {
 	return ticks + s + ticks
 }
 
-// escape makes s safe as plain markdown text: HTML is escaped and markdown
-// punctuation backslash-escaped.
+// escape makes s safe as plain markdown text: one line (see spell), HTML
+// escaped, markdown punctuation backslash-escaped, no live mention.
 func escape(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = unmention(spell(s, false))
 	var sb strings.Builder
 	for _, r := range s {
 		switch r {
@@ -66,6 +69,14 @@ func escape(s string) string {
 	}
 	return sb.String()
 }
+
+// htmlText makes s safe as the text of an HTML element of the note (a
+// summary): one line, HTML escaped, no live mention.
+func htmlText(s string) string { return html.EscapeString(unmention(spell(s, false))) }
+
+// htmlCode is s as the text of a <code> element of the note: one line,
+// HTML escaped; inside code "@" is no mention.
+func htmlCode(s string) string { return html.EscapeString(spell(s, false)) }
 
 // capLines keeps at most MaxDiffLines lines of a diff.
 func capLines(d string) string {

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/diff"
@@ -124,7 +123,7 @@ func writeLiveMarkdown(b *bytes.Buffer, r Report, opt MarkdownOptions) {
 
 func writeLiveApp(b *bytes.Buffer, a App, base, link string) {
 	l := a.Live
-	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s</summary>\n\n", html.EscapeString(a.Name), html.EscapeString(liveTally(l)), link)
+	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s</summary>\n\n", htmlText(a.Name), htmlText(liveTally(l)), link)
 	if l.Error != "" {
 		writeFence(b, "text", "not compared: "+l.Error+"\n")
 	}
@@ -153,7 +152,7 @@ func writeLiveTerminal(b *bytes.Buffer, p painter, r Report) {
 			continue
 		}
 		for _, f := range e.Findings {
-			fmt.Fprintf(b, "prune detection incomplete: %s\n", findingLine(f))
+			fmt.Fprintf(b, "prune detection incomplete: %s\n", terminalLine(findingLine(f)))
 		}
 		for _, a := range r.Apps {
 			if a.Env != e.Env || !liveVisible(a) {
@@ -164,7 +163,7 @@ func writeLiveTerminal(b *bytes.Buffer, p painter, r Report) {
 				fmt.Fprintf(b, "%s\n", p.paint(ansiRed, "error: not compared: "+a.Live.Error))
 			}
 			for _, f := range a.Live.Findings {
-				fmt.Fprintf(b, "not compared: %s\n", findingLine(f))
+				fmt.Fprintf(b, "not compared: %s\n", terminalLine(findingLine(f)))
 			}
 			for _, group := range [][]LiveResource{a.Live.Changes, a.Live.Drift} {
 				for _, c := range group {

@@ -121,8 +121,8 @@ func reportLink(opt MarkdownOptions, anchor string) string {
 func writeShared(b *bytes.Buffer, r Report, gr *group, link string) {
 	first := gr.Members[0]
 	fmt.Fprintf(b, "<details><summary>%s <code>%s</code> %s — same change in %d apps: %s%s</summary>\n\n",
-		html.EscapeString(first.Res.Kind), html.EscapeString(first.Res.Name), first.Res.Status,
-		len(gr.apps), html.EscapeString(gr.names(r, nameLimit)), link)
+		htmlText(first.Res.Kind), htmlCode(first.Res.Name), htmlText(string(first.Res.Status)),
+		len(gr.apps), htmlText(gr.names(r, nameLimit)), link)
 	fmt.Fprintf(b, "Shown for %s; the other apps differ only in their own name and namespace.\n\n", code(r.appLabel(first.App)))
 	writeResourceNotes(b, first.Res)
 	writeFence(b, "diff", capLines(first.Res.Diff))
@@ -148,7 +148,7 @@ func writeEnv(b *bytes.Buffer, r Report, g envGroup, index map[string]*group, op
 func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group, link string) {
 	res := changedResources(a)
 	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s%s</summary>\n\n",
-		html.EscapeString(a.Name), html.EscapeString(a.Status), resourceTally(res), link)
+		htmlText(a.Name), htmlText(a.Status), resourceTally(res), link)
 	if a.Status == StatusError {
 		writeFence(b, "text", a.Error+"\n")
 	}
@@ -159,7 +159,7 @@ func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group, link st
 		fmt.Fprintf(b, "Argo CD warns: %s\n\n", escape(w))
 	}
 	for _, rd := range res {
-		title := fmt.Sprintf("**%s** %s %s", rd.Status, escape(rd.Kind), code(resourceName(rd)))
+		title := fmt.Sprintf("**%s** %s %s", escape(string(rd.Status)), escape(rd.Kind), code(resourceName(rd)))
 		if gr := index[memberKey(a, rd)]; gr != nil {
 			fmt.Fprintf(b, "%s: same change in %d apps (see above).\n\n", title, len(gr.apps))
 			continue
@@ -177,7 +177,7 @@ func writeResourceNotes(b *bytes.Buffer, rd diff.ResourceDiff) {
 	var keys []string
 	for _, k := range rd.SecretKeys {
 		if k.Status != "unchanged" {
-			keys = append(keys, fmt.Sprintf("%s %s", code(k.Key), k.Status))
+			keys = append(keys, fmt.Sprintf("%s %s", code(k.Key), escape(k.Status)))
 		}
 	}
 	if len(keys) > 0 {

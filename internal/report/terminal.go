@@ -19,9 +19,12 @@ const (
 )
 
 // painter colours text only when asked, so piped output stays plain.
+// What it paints is one line without any control character of its own
+// (terminalLine): only our escapes reach the terminal.
 type painter bool
 
 func (p painter) paint(style, s string) string {
+	s = terminalLine(s)
 	if !p {
 		return s
 	}
@@ -69,7 +72,7 @@ func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
 		fmt.Fprintf(b, "%s\n", p.paint(ansiRed, "error: "+a.Error))
 	}
 	if a.NotRendered != "" {
-		fmt.Fprintf(b, "not rendered: %s\n", a.NotRendered)
+		fmt.Fprintf(b, "not rendered: %s\n", terminalLine(a.NotRendered))
 	}
 	for _, w := range a.Warnings {
 		fmt.Fprintf(b, "argo cd warns: %s\n", w)
@@ -86,17 +89,18 @@ func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
 func writeTerminalNotes(b *bytes.Buffer, rd diff.ResourceDiff) {
 	for _, k := range rd.SecretKeys {
 		if k.Status != "unchanged" {
-			fmt.Fprintf(b, "secret key %s: %s\n", k.Key, k.Status)
+			fmt.Fprintf(b, "secret key %s: %s\n", terminalLine(k.Key), terminalLine(k.Status))
 		}
 	}
 	for _, g := range rd.Generated {
-		fmt.Fprintf(b, "generated (not compared): %s\n", g)
+		fmt.Fprintf(b, "generated (not compared): %s\n", terminalLine(g))
 	}
 }
 
 // colourLine picks a colour by the unified diff line prefix; the file
 // header lines must be tested before the single-character ones.
 func colourLine(p painter, l string) string {
+	l = terminalLine(l)
 	switch {
 	case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "):
 		return p.paint(ansiBold, l)

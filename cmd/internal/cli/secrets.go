@@ -166,6 +166,19 @@ func (s *Secrets) Text(msg string) string {
 	return s.set.Text(msg)
 }
 
+// Content masks the credentials the process knows of in rendered content
+// (scrub.Set.Content): a manifest can hold one, put there by whoever
+// wrote the chart or the merge request, and the report shows content.
+func (s *Secrets) Content(content string) string {
+	if s == nil || content == "" {
+		return content
+	}
+	s.load()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.set.Content(content)
+}
+
 // Guard cleans ios's stderr, in place, with a Secrets of getenv: every
 // error, warning and log line the process writes there, at any depth and
 // up to the last error main prints, goes through it. Each write is
