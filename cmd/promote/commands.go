@@ -42,7 +42,7 @@ does not look chart versions up in their repositories; apply does.
 Exit codes: 0 success, 1 any error, 2 changes with --detailed-exitcode,
 3 a gate refused (or cannot be evaluated), for plan and apply alike.`,
 		Example: `  promote plan --from qa --to preprod
-  promote plan --from preprod --to prod --only dlt-node.backend -o json
+  promote plan --from preprod --to prod --only ledger-node.api -o json
   promote plan --from qa --to preprod --detailed-exitcode   # exit 2 when there is something to promote`,
 	}
 	promotionFlags(cmd, o)
@@ -88,7 +88,7 @@ A gate of DST in .promote.yaml that refuses exits 3, before anything is
 written (docs/gates.md).`,
 		Example: `  promote apply --from qa --to preprod --push
   promote apply --from preprod --to prod --merge-request
-  promote apply --from qa --to preprod --only dlt-node.backend,shared-services --push`,
+  promote apply --from qa --to preprod --only ledger-node.api,gateway --push`,
 	}
 	promotionFlags(cmd, o)
 	commitFlags(cmd, o)
@@ -102,11 +102,11 @@ func (f *factory) pinCmd() *cobra.Command {
 		Short: "Set fields of one environment, as one commit",
 		Long: `Set fields of one environment's versions file, as one commit. A KEY is a
 component's key path plus one existing field, e.g.
-dlt-node.backend.imageTag=v2.2.1. A chartVersion also repins the
+ledger-node.api.imageTag=v3.2.0. A chartVersion also repins the
 targetRevision of every Helm source of that chart in ENV's manifests.
 Flags and KEY=VALUE arguments may be interleaved. --push and
 --merge-request work as for apply.`,
-		Example: `  promote pin --env qa dlt-node.backend.imageTag=v2.2.1 dlt-node.backend.chartVersion=3.2.1 --push`,
+		Example: `  promote pin --env qa ledger-node.api.imageTag=v3.2.0 ledger-node.api.chartVersion=1.4.0 --push`,
 		Args:    cobra.ArbitraryArgs, // KEY=VALUE...; validate requires one
 	}
 	cmd.Flags().StringVar(&o.env, "env", "", "environment `ENV` to pin (required)")

@@ -63,6 +63,7 @@ when a gate refused the promotion (plan and apply).`,
 		root.AddCommand(extra())
 	}
 	cli.Configure(root, ios)
+	root.SetHelpFunc(localizedHelp(root.HelpFunc()))
 	return root
 }
 
