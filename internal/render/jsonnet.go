@@ -116,7 +116,9 @@ func (t *treeImporter) Import(importedFrom, importedPath string) (jsonnet.Conten
 }
 
 func (t *treeImporter) try(dir, importedPath string) (bool, jsonnet.Contents, string, error) {
-	abs := importedPath
+	// Cleaned even when absolute: "/_repo/../etc/x" is /etc/x, outside
+	// the repository, not a path of it.
+	abs := path.Clean(importedPath)
 	if !path.IsAbs(abs) {
 		abs = path.Join(dir, importedPath)
 	}
