@@ -256,3 +256,38 @@ func TestKustomizeHelmChartsStayInTheRepository(t *testing.T) {
 	}
 	p.untouched(t)
 }
+
+// TestKustomizeHelmGeneratorsChecked: a HelmChartInflationGenerator given
+// through generators, in a file or built from a directory whose patch
+// rewrites the chart's name, is checked as kustomize will run it.
+func TestKustomizeHelmGeneratorsChecked(t *testing.T) {
+	p := plant(t)
+	gen := "apiVersion: builtin\nkind: HelmChartInflationGenerator\nmetadata: {name: g}\nname: NAME\nreleaseName: web\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"file", map[string]string{"apps/web/kustomization.yaml": "generators: [gen.yaml]\n",
+			"apps/web/gen.yaml": strings.ReplaceAll(gen, "NAME", "../../"+p.home[1:]+"/.docker")}, "is not a chart name"},
+		{"file with a chart home outside", map[string]string{"apps/web/kustomization.yaml": "generators: [gen.yaml]\n",
+			"apps/web/gen.yaml": strings.ReplaceAll(gen, "NAME", ".docker") + "chartHome: " + p.home + "\n"}, "chartHome " + p.home},
+		{"patched in a directory", map[string]string{"apps/web/kustomization.yaml": "generators: [gen]\n",
+			"apps/web/gen/kustomization.yaml": "resources: [g.yaml]\npatches:\n- target: {kind: HelmChartInflationGenerator}\n" +
+				"  patch: '[{\"op\": \"replace\", \"path\": \"/name\", \"value\": \"../../x\"}]'\n",
+			"apps/web/gen/g.yaml": strings.ReplaceAll(gen, "NAME", "local")}, `chart name "../../x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tree := withKustomization("")
+			for f, data := range tc.files {
+				tree[f] = &fstest.MapFile{Data: []byte(data)}
+			}
+			out, err := renderKustomize(t, tree, noneOptions, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q\n%s", err, tc.want, out)
+			}
+			noMarker(t, "error", err.Error())
+		})
+	}
+	p.untouched(t)
+}
