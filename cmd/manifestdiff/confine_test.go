@@ -186,7 +186,8 @@ func checkReleaseConfined(t *testing.T, bin string) {
 
 // TestOutOfBoundsSymlinkFailsTheRepository: a merge request adding links
 // to /etc and to a file beside the repository gets Argo CD's answer for
-// every app it renders from the repository, not the linked content.
+// every app it renders from the repository (those whose own files did not
+// change too), not the linked content.
 func TestOutOfBoundsSymlinkFailsTheRepository(t *testing.T) {
 	c := plantOutside(t)
 	t.Setenv("HOME", c.home)
@@ -214,6 +215,16 @@ func TestOutOfBoundsSymlinkFailsTheRepository(t *testing.T) {
 	want := "error: env qa, app ledger-gateway-qa: repository contains out-of-bounds symlinks. file: envs/qa/gateway/etc"
 	if r.code != 1 || !strings.HasPrefix(app, want) {
 		t.Errorf("exit %d, ledger-gateway-qa %q, want %q\n%s", r.code, app, want, r.errOut)
+	}
+	// the apps whose own files did not change fail too, as in Argo CD
+	apps := parseJSON(t, r.out).Apps
+	for _, a := range apps {
+		if a.Status != "error" || !strings.Contains(a.Error, "repository contains out-of-bounds symlinks. file: envs/qa/gateway/etc") {
+			t.Errorf("%s: %s %q", a.Name, a.Status, a.Error)
+		}
+	}
+	if len(apps) < 5 {
+		t.Errorf("%d apps in qa", len(apps))
 	}
 	d := f.run(t, nil, "--base", base, "--head", head, "-o", "diff", "--env", "qa")
 	if strings.Contains(strings.ToLower(r.out+r.errOut+d.out+d.errOut), strings.ToLower(confineMarker)) {
