@@ -194,3 +194,37 @@ func commitTree(t *testing.T, dir string) fs.FS {
 	}
 	return fsys
 }
+
+// TestOutOfBoundsSymlinkChangesInputsKey: an app whose own files are the
+// same at two revisions still changes its inputs key when a link out of
+// the repository appears elsewhere in it: Argo CD then renders it no more.
+func TestOutOfBoundsSymlinkChangesInputsKey(t *testing.T) {
+	keys := map[bool]string{}
+	for _, link := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "repo")
+		writeFile(t, filepath.Join(dir, "argocd/qa/apps.yaml"), symlinkApps)
+		writeFile(t, filepath.Join(dir, "apps/dir/cm.yaml"), "kind: ConfigMap\n")
+		writeFile(t, filepath.Join(dir, "docs/readme.md"), "x\n")
+		if link {
+			if err := os.Symlink("/etc", filepath.Join(dir, "docs", "etc")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fsys := commitTree(t, dir)
+		cfg := testConfig(t)
+		apps, err := Discover(fsys, cfg, "qa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range apps {
+			if a.Name == "dir" {
+				if keys[link], err = a.InputsKey(fsys, testRepo, "HEAD"); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if keys[false] == "" || keys[false] == keys[true] {
+		t.Errorf("keys without and with the link: %q, %q", keys[false], keys[true])
+	}
+}
