@@ -145,7 +145,7 @@ func kustomizeRoots(fsys fs.FS, dir string, roots map[string]bool, depth int) er
 		}
 		p := path.Join(dir, entry)
 		if p == ".." || strings.HasPrefix(p, "../") {
-			return fmt.Errorf("%s: %s is outside the repository", path.Join(dir, name), entry)
+			return fmt.Errorf("%s: %s is %w", path.Join(dir, name), entry, ErrOutsideRepo)
 		}
 		st, err := fs.Stat(fsys, p)
 		if err != nil {
