@@ -67,6 +67,17 @@ func (a App) InputsKey(fsys fs.FS, repoURL, rev string) (string, error) {
 			return "", err
 		}
 	}
+	// A link out of the repository anywhere in it fails every app Argo CD
+	// renders from it (symlinks.go): a revision adding one changes them
+	// all, whatever files each reads.
+	for _, s := range a.Sources {
+		if SameRepo(s.RepoURL, repoURL) {
+			if err := checkSymlinksOnce(fsys, "."); err != nil {
+				k.put("symlinks", []byte(err.Error()))
+			}
+			break
+		}
+	}
 	return hex.EncodeToString(k.h.Sum(nil)), nil
 }
 

@@ -238,6 +238,11 @@ func (a App) Resolve(src Source, opt ResolveOptions) (*Request, error) {
 		}
 		return nil, NotRendered("%s source %s not rendered", kind, firstNonEmpty(src.Path, src.RepoURL))
 	}
+	if opt.FS != nil {
+		if err := checkSourceSymlinks(req, src, opt); err != nil {
+			return nil, fmt.Errorf("env %s, app %s: %w", a.Env, a.Name, err)
+		}
+	}
 	return req, nil
 }
 

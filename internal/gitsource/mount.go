@@ -66,3 +66,16 @@ func (m *mountFS) Stat(name string) (fs.FileInfo, error) {
 	f, p := m.route(path.Clean(name))
 	return fs.Stat(f, p)
 }
+
+// ReadLink and Lstat make a mount an fs.ReadLinkFS when its trees are:
+// Argo CD's out-of-bounds symlink rule reads the links of each
+// repository (argo.CheckSymlinks).
+func (m *mountFS) ReadLink(name string) (string, error) {
+	f, p := m.route(path.Clean(name))
+	return fs.ReadLink(f, p)
+}
+
+func (m *mountFS) Lstat(name string) (fs.FileInfo, error) {
+	f, p := m.route(path.Clean(name))
+	return fs.Lstat(f, p)
+}

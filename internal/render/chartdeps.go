@@ -251,7 +251,7 @@ func (b *depBuild) localPath(repo string) (string, error) {
 	p := strings.TrimPrefix(repo, "file://")
 	full := path.Join(b.dir, p)
 	if strings.HasPrefix(p, "/") || full == ".." || strings.HasPrefix(full, "../") {
-		return "", fmt.Errorf("directory %s not found: it is outside the repository", p)
+		return "", fmt.Errorf("directory %s not found: it is %w", p, ErrOutsideRepo)
 	}
 	if _, err := fs.Stat(b.fsys, full); err != nil {
 		return "", fmt.Errorf("directory %s not found", full)

@@ -55,6 +55,7 @@ func kustomize(ctx context.Context, fsys fs.FS, dir string, bf buildFlags, h *Ku
 	if err := st.copyTo(mem, "/"); err != nil {
 		return nil, err
 	}
+	st.mem = mem
 	m, err := krusty.MakeKustomizer(bf.options()).Run(mem, path.Join("/", dir))
 	if err != nil {
 		err = bf.explain(err)
@@ -90,6 +91,9 @@ type staging struct {
 	dir   string
 	roots map[string]bool
 	whole bool
+	// mem is the copy in memory, once made: the build that holds only
+	// the repository's files, since nothing else is in it.
+	mem filesys.FileSystem
 }
 
 // copyTo writes the staged files into dst below prefix ("/" in memory, a
@@ -141,7 +145,7 @@ func kustomizeRoots(fsys fs.FS, dir string, roots map[string]bool, depth int) er
 		}
 		p := path.Join(dir, entry)
 		if p == ".." || strings.HasPrefix(p, "../") {
-			return fmt.Errorf("%s: %s is outside the repository", path.Join(dir, name), entry)
+			return fmt.Errorf("%s: %s is %w", path.Join(dir, name), entry, ErrOutsideRepo)
 		}
 		st, err := fs.Stat(fsys, p)
 		if err != nil {

@@ -46,8 +46,13 @@ type ChartVersionLister interface {
 	Versions(ctx context.Context, repoURL, chart string) ([]string, error)
 }
 
-// kustomizeHelmBackend answers the helm commands of one build.
-type kustomizeHelmBackend struct{ KustomizeHelm }
+// kustomizeHelmBackend answers the helm commands of one build, on the
+// files of its staged copy only (jail): a chart home, chart or values file
+// elsewhere is refused with ErrOutsideRepo (helmpaths.go).
+type kustomizeHelmBackend struct {
+	KustomizeHelm
+	jail *confinement
+}
 
 func (b kustomizeHelmBackend) Version() string {
 	if b.Major == 3 {
@@ -70,6 +75,13 @@ func (b kustomizeHelmBackend) Pull(ctx context.Context, p kustomizehelm.Pull) er
 		repo, name = "oci://"+rest[:i], rest[i+1:]
 	}
 	what := fmt.Sprintf("helm chart %s version %s from %s", name, firstNonEmpty(p.Version, "(latest)"), repoHost(repo))
+	if err := validChartName(name); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	ud, err := b.jail.check(p.UntarDir)
+	if err != nil {
+		return fmt.Errorf("%s: untar directory: %w", what, err)
+	}
 	if repo == "" {
 		return fmt.Errorf("%s: kustomize names no repository", what)
 	}
@@ -84,10 +96,9 @@ func (b kustomizeHelmBackend) Pull(ctx context.Context, p kustomizehelm.Pull) er
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	ud := p.UntarDir
-	check := filepath.Join(ud, filepath.Base(p.Chart))
-	if ud == "." {
-		check = filepath.Base(p.Chart)
+	check := filepath.Join(ud, name)
+	if err := archiveChartName(data); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if _, err := os.Stat(check); err == nil {
 		return fmt.Errorf("%s: failed to untar: a file or directory with the name %s already exists", what, check)
@@ -162,13 +173,24 @@ func (b kustomizeHelmBackend) Template(ctx context.Context, t kustomizehelm.Temp
 	if err != nil {
 		return nil, err
 	}
+	if err := validReleaseName(name); err != nil {
+		return nil, err
+	}
+	chartPath, err = b.jail.check(chartPath)
+	if err != nil {
+		return nil, fmt.Errorf("chart: %w", err)
+	}
 	if _, err := os.Stat(chartPath); err != nil {
-		return nil, fmt.Errorf("chart %s: %w", chartPath, err)
+		return nil, fmt.Errorf("chart %s: %w", b.jail.name(chartPath), errors.Unwrap(err))
 	}
 	req := Request{ReleaseName: name, Namespace: t.Namespace, ChartDir: chartPath,
 		SkipCrds: !t.IncludeCRDs, SkipTests: t.SkipTests, NoHooks: t.NoHooks,
 		KubeVersion: t.KubeVersion, APIVersions: t.APIVersions}
 	for _, f := range t.ValueFiles {
+		f, err := b.valuesFile(f, chartPath)
+		if err != nil {
+			return nil, err
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			var pe *fs.PathError

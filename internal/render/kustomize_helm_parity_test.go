@@ -322,7 +322,7 @@ func TestKustomizeHelmChartsParity(t *testing.T) {
 				if d := cmp.Diff(string(want), string(got)); d != "" {
 					t.Errorf("differs from kustomize build --enable-helm (-cli +ours):\n%s", d)
 				}
-				if v := (kustomizeHelmBackend{*h}).Version(); !bytes.Contains(got, []byte("helm: "+v)) {
+				if v := (kustomizeHelmBackend{KustomizeHelm: *h}).Version(); !bytes.Contains(got, []byte("helm: "+v)) {
 					t.Errorf("the chart did not render with helm %s:\n%s", v, got)
 				}
 			})

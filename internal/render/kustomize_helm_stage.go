@@ -29,6 +29,13 @@ import (
 // there, with the os package, not through kustomize's file system. A
 // failing helm command is reported with its own error, which names the
 // chart and its repository's host.
+//
+// Everything the build touches on disk is confined to the copy (the
+// repository's files, the charts helm pulls into it): its kustomize file
+// system is confinedFS, and the helm commands this process answers check
+// their paths against the same root (kustomizeHelmBackend). The chart
+// generator's own writes, named after the chart, are made safe before the
+// build starts (checkHelmCharts).
 func kustomizeWithHelm(ctx context.Context, st *staging, bf buildFlags, h *KustomizeHelm) (resmap.ResMap, error) {
 	if bf.helmCommand == "" {
 		return nil, fmt.Errorf("kustomize build %s: must specify --helm-command", st.dir)
@@ -38,7 +45,15 @@ func kustomizeWithHelm(ctx context.Context, st *staging, bf buildFlags, h *Kusto
 		return nil, fmt.Errorf("kustomize build %s: %w", st.dir, err)
 	}
 	defer os.RemoveAll(tmp)
-	disk := filesys.MakeFsOnDisk()
+	if err := checkHelmCharts(st); err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", st.dir, err)
+	}
+	jail, err := newConfinement(tmp)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", st.dir, err)
+	}
+	tmp = jail.root // kustomize resolves links in its root: compare like with like
+	disk := confinedFS{c: jail, disk: filesys.MakeFsOnDisk()}
 	if err := st.copyTo(disk, tmp); err != nil {
 		return nil, fmt.Errorf("kustomize build %s: staging on disk: %w", st.dir, err)
 	}
@@ -50,7 +65,7 @@ func kustomizeWithHelm(ctx context.Context, st *staging, bf buildFlags, h *Kusto
 			return nil, fmt.Errorf("kustomize build %s: staging on disk: %w", st.dir, err)
 		}
 	}
-	cmd, err := kustomizehelm.Start(ctx, kustomizeHelmBackend{*h})
+	cmd, err := kustomizehelm.Start(ctx, kustomizeHelmBackend{KustomizeHelm: *h, jail: jail})
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build %s: helm charts: %w", st.dir, err)
 	}
@@ -59,6 +74,11 @@ func kustomizeWithHelm(ctx context.Context, st *staging, bf buildFlags, h *Kusto
 	opts.PluginConfig.HelmConfig = types.HelmConfig{Enabled: true, Command: cmd.Path,
 		ApiVersions: bf.helmAPIVersions, KubeVersion: bf.helmKubeVersion, Debug: bf.helmDebug}
 	m, err := krusty.MakeKustomizer(opts).Run(disk, filepath.Join(tmp, filepath.FromSlash(st.dir)))
+	if rerr := jail.Refused(); rerr != nil {
+		// kustomize may have taken a refusal for "no such file" and gone
+		// on: whatever it built then is not what Argo CD would build.
+		return nil, fmt.Errorf("kustomize build %s: %w", st.dir, rerr)
+	}
 	if err != nil {
 		if herr := cmd.Err(); herr != nil {
 			return nil, fmt.Errorf("kustomize build %s: %w", st.dir, herr)

@@ -123,7 +123,9 @@ func (m *importer) Import(importedFrom, importedPath string) (jsonnet.Contents, 
 }
 
 func (m *importer) try(dir, importedPath string) (bool, jsonnet.Contents, string, error) {
-	abs := importedPath
+	// Cleaned even when absolute: "/_repo/../etc/x" is /etc/x, outside
+	// the repository, not a path of it.
+	abs := path.Clean(importedPath)
 	if !path.IsAbs(abs) {
 		abs = path.Join(dir, importedPath)
 	}
