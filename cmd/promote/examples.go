@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -10,10 +11,10 @@ import (
 // repository make demo leaves to try them in). Run inside a repository
 // with a .promote.yaml of its own, help names that repository's first
 // components instead, so an example can be pasted as it is.
-var exampleComponents = []*regexp.Regexp{
-	regexp.MustCompile(`\bledger-node\.api\b`),
-	regexp.MustCompile(`\bgateway\b`),
-}
+// (Compiled on first use: promote compiles nothing at init.)
+var exampleComponents = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{regexp.MustCompile(`\bledger-node\.api\b`), regexp.MustCompile(`\bgateway\b`)}
+})
 
 // localizedHelp wraps a help function: the examples and long text of the
 // command asked about name the components of the repository at hand.
@@ -24,7 +25,7 @@ func localizedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []s
 			o.repo = f.Value.String()
 		}
 		if cfg := completionConfig(o); cfg != nil && len(cfg.Components) > 0 {
-			for i, re := range exampleComponents {
+			for i, re := range exampleComponents() {
 				key := cfg.Components[min(i, len(cfg.Components)-1)].Key
 				c.Example = re.ReplaceAllLiteralString(c.Example, key)
 				c.Long = re.ReplaceAllLiteralString(c.Long, key)

@@ -45,7 +45,7 @@ func TestPushRetriesOnTopOfConcurrentCommit(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.errOut)
 	}
-	if !strings.Contains(r.errOut, "rebuilding on its tip") || !strings.Contains(r.out, "attempts: 1") {
+	if !strings.Contains(r.errOut, "rebuilding the promotion on it") || !strings.Contains(r.out, "attempts: 1") {
 		t.Errorf("want a rebuild before the first push, got\n%s%s", r.out, r.errOut)
 	}
 	head := gitRun(t, f.Remote, "rev-parse", "main")

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -23,7 +24,10 @@ var schemaTypes = map[string]reflect.Type{
 	"config.ArgoApplicationSet": reflect.TypeOf(ArgoApplicationSet{}),
 }
 
-var unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type (\S+)$`)
+// unknownField is compiled on first use: promote compiles nothing at init.
+var unknownField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^line (\d+): field (\S+) not found in type (\S+)$`)
+})
 
 // unknownKeys rewrites the decoder's unknown field errors into the
 // file's own terms: ".promote.yaml:2: unknown key "version" (did you
@@ -35,7 +39,7 @@ func unknownKeys(err error) error {
 	}
 	var lines []string
 	for _, e := range te.Errors {
-		m := unknownField.FindStringSubmatch(e)
+		m := unknownField().FindStringSubmatch(e)
 		t, ok := schemaTypes[safeIndex(m, 3)]
 		if !ok {
 			return err

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/gitops-promote/gitops-promote/internal/suggest"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -88,8 +89,8 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 
 // UnknownVerb is the usage error for a verb cmd does not have.
 func UnknownVerb(cmd *cobra.Command, verb string) error {
-	if cmd.Name() == "completion" {
-		// a shell nobody supports is not a typo of the nearest name
+	if shells := []string{"bash", "zsh", "fish", "powershell"}; cmd.Name() == "completion" && len(suggest.Close(verb, shells)) == 0 {
+		// a shell nobody supports is not a typo of the nearest names
 		return Usagef(cmd, "no completion for %q: the shells are bash, zsh, fish and powershell", verb)
 	}
 	msg := fmt.Sprintf("unknown command %q", verb)
