@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -82,6 +83,10 @@ func New(t testing.TB, bare, token string, opts ...Option) *Server {
 	var backend http.Handler = &cgi.Handler{
 		Path: filepath.Join(git("--exec-path"), "git-http-backend"),
 		Env:  append([]string{"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=" + User}, gitEnv...),
+		// what git says (a lost ref race's "cannot lock ref" under
+		// contention) goes to the test's log, not the terminal of a run
+		// that passes; the client sees the refusal in the answer
+		Stderr: newTestLog(t),
 	}
 	if o.wrap != nil {
 		backend = o.wrap(backend)
@@ -117,4 +122,31 @@ func New(t testing.TB, bare, token string, opts ...Option) *Server {
 func (s *Server) URLWithCredentials(user, password string) string {
 	scheme, rest, _ := strings.Cut(s.URL, "://")
 	return scheme + "://" + user + ":" + password + "@" + rest
+}
+
+// testLog writes what the backend prints to the test's log, until the
+// test ends (a late write is dropped: logging then would panic).
+type testLog struct {
+	mu   sync.Mutex
+	t    testing.TB
+	done bool
+}
+
+func newTestLog(t testing.TB) *testLog {
+	l := &testLog{t: t}
+	t.Cleanup(func() {
+		l.mu.Lock()
+		l.done = true
+		l.mu.Unlock()
+	})
+	return l
+}
+
+func (l *testLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		l.t.Logf("git http-backend: %s", strings.TrimRight(string(p), "\n"))
+	}
+	return len(p), nil
 }
