@@ -34,7 +34,7 @@ func TestGateRefusesAndRecordsOverrides(t *testing.T) {
 	if !errors.Is(err, gates.ErrRefused) {
 		t.Fatalf("want a refusal, got %v", err)
 	}
-	for _, want := range []string{"sourceHealthy: cannot evaluate: GitLab is not configured (CI_API_V4_URL is not set)",
+	for _, want := range []string{"sourceHealthy and minSoak: cannot evaluate: GitLab is not configured (CI_API_V4_URL is not set)",
 		"syncWindow: prod closed for ledger-gateway-prod", "opens Wed 2025-01-15 22:00 CET"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal does not say %q: %v", want, err)
