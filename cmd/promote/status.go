@@ -69,7 +69,7 @@ func orHead(rev string) string {
 // needsHealth: some env's gates read Argo CD's health from GitLab.
 func needsHealth(cfg *config.Config) bool {
 	for _, g := range cfg.Gates {
-		if g.SourceHealthy || g.MinSoak > 0 {
+		if g.ReadsHealth() {
 			return true
 		}
 	}

@@ -51,6 +51,10 @@ type Gate struct {
 // Any reports whether the gate checks anything.
 func (g Gate) Any() bool { return g.SourceHealthy || g.MinSoak > 0 || g.SyncWindow != "" }
 
+// ReadsHealth: the gate reads Argo CD's health from GitLab's commit
+// statuses (sourceHealthy, minSoak), so GitLab must be configured.
+func (g Gate) ReadsHealth() bool { return g.SourceHealthy || g.MinSoak > 0 }
+
 // GateFor returns the gates of target env (the zero Gate when none).
 func (c *Config) GateFor(env string) Gate { return c.Gates[env] }
 

@@ -59,14 +59,20 @@ func Distance(a, b string) int {
 // " (did you mean a or b?)", each with prefix ("--" for flags); "" when
 // there is none.
 func Hint(prefix, typed string, candidates []string) string {
-	s := Close(typed, candidates)
+	return Format(prefix, Close(typed, candidates))
+}
+
+// Format renders suggestions found elsewhere (cobra's, for verbs) as Hint
+// does: " (did you mean --a or --b?)"; "" for none.
+func Format(prefix string, s []string) string {
 	if len(s) == 0 {
 		return ""
 	}
+	out := make([]string, len(s))
 	for i := range s {
-		s[i] = prefix + s[i]
+		out[i] = prefix + s[i]
 	}
-	return " (did you mean " + Or(s) + "?)"
+	return " (did you mean " + Or(out) + "?)"
 }
 
 // Or joins "a", "a or b", "a, b or c".

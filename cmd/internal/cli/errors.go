@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/gitops-promote/gitops-promote/internal/suggest"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,17 +35,6 @@ func Line(err error) string {
 		msg += "; see '" + ue.Path + " --help'"
 	}
 	return msg
-}
-
-// didYouMean renders suggestions as " (did you mean --a or --b?)".
-func didYouMean(prefix string, s []string) string {
-	if len(s) == 0 {
-		return ""
-	}
-	for i := range s {
-		s[i] = prefix + s[i]
-	}
-	return " (did you mean " + suggest.Or(s) + "?)"
 }
 
 // Plural counts: "1 file", "7 files".

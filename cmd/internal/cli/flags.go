@@ -127,7 +127,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		}
 		msg := "unknown flag --" + name
 		if s := suggest.Close(name, flagNames(cmd)); len(s) > 0 {
-			msg += didYouMean("--", s)
+			msg += suggest.Format("--", s)
 		} else if others := verbsWithFlag(cmd, name); len(others) > 0 {
 			msg += fmt.Sprintf(" for %s (%s %s it)", cmd.Name(), andList(others), takes(len(others)))
 		}

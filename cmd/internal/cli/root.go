@@ -98,7 +98,7 @@ func UnknownVerb(cmd *cobra.Command, verb string) error {
 		cmd.SuggestionsMinimumDistance = 2
 	}
 	if s := cmd.SuggestionsFor(verb); len(s) > 0 {
-		msg += didYouMean("", s)
+		msg += suggest.Format("", s)
 	}
 	return &UsageError{Path: cmd.CommandPath(), Err: fmt.Errorf("%s", msg)}
 }
