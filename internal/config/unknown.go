@@ -16,12 +16,22 @@ import (
 // schemaTypes are the structs the strict decoder names in its unknown
 // field errors ("field version not found in type config.rawConfig"), by
 // that name, so that the error can list what the mapping accepts.
-var schemaTypes = map[string]reflect.Type{
-	"config.rawConfig":          reflect.TypeOf(rawConfig{}),
-	"config.ArgoCD":             reflect.TypeOf(ArgoCD{}),
-	"config.ArgoHelm":           reflect.TypeOf(ArgoHelm{}),
-	"config.ArgoKustomize":      reflect.TypeOf(ArgoKustomize{}),
-	"config.ArgoApplicationSet": reflect.TypeOf(ArgoApplicationSet{}),
+// (A function, not a map built at init: promote's package init stays
+// below the collector's first cycle.)
+func schemaType(name string) (reflect.Type, bool) {
+	switch name {
+	case "config.rawConfig":
+		return reflect.TypeOf(rawConfig{}), true
+	case "config.ArgoCD":
+		return reflect.TypeOf(ArgoCD{}), true
+	case "config.ArgoHelm":
+		return reflect.TypeOf(ArgoHelm{}), true
+	case "config.ArgoKustomize":
+		return reflect.TypeOf(ArgoKustomize{}), true
+	case "config.ArgoApplicationSet":
+		return reflect.TypeOf(ArgoApplicationSet{}), true
+	}
+	return nil, false
 }
 
 // unknownField is compiled on first use: promote compiles nothing at init.
@@ -40,7 +50,7 @@ func unknownKeys(err error) error {
 	var lines []string
 	for _, e := range te.Errors {
 		m := unknownField().FindStringSubmatch(e)
-		t, ok := schemaTypes[safeIndex(m, 3)]
+		t, ok := schemaType(safeIndex(m, 3))
 		if !ok {
 			return err
 		}
