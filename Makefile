@@ -14,7 +14,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short test-live test-browser demo demo-clean bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
+.PHONY: all build test test-short test-live test-browser test-argocd demo demo-clean bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
 
 all: build
 
@@ -37,7 +37,7 @@ man:
 # every package, and a limit it trips fails a suite that passes; a test
 # that can hang bounds itself.
 test:
-	$(GO) vet -tags live,browser,crashtest,mangen ./...
+	$(GO) vet -tags live,browser,crashtest,mangen,parity ./...
 	$(GO) test -count=1 -timeout 0 $(GOFLAGS_TEST) ./...
 	# tree views read one repository from many goroutines without its lock
 	# (internal/git/objects.go): their concurrency test under the race detector
@@ -54,6 +54,18 @@ test-live:
 	./scripts/kube-build.sh >/dev/null
 	KUBE_ASSETS="$$(./scripts/kube-build.sh)" \
 		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/
+
+# The Argo CD parity suite (test/argocd-parity, a module of its own: Argo
+# CD v3.6 needs Go 1.27, fetched as a toolchain there only): every app of
+# its corpora rendered by manifestdiff (built with -tags parity, which adds
+# a hidden verb printing each app's objects) and by Argo CD's own code, in
+# process, with the helm and kustomize Argo CD bundles on PATH.
+ARGOCD_GO ?= go1.27.4
+test-argocd:
+	CGO_ENABLED=0 $(GO) build -tags parity -o $(BIN)/manifestdiff-parity ./cmd/manifestdiff
+	tools="$$($(GO) run ./internal/testutil/toolbin/install | paste -sd:)" && \
+	cd test/argocd-parity && GOTOOLCHAIN=$(ARGOCD_GO) PARITY_MANIFESTDIFF=$(CURDIR)/$(BIN)/manifestdiff-parity \
+		PARITY_TOOLS="$$tools" $(GO) test -count=1 -timeout 0 $(GOFLAGS_TEST) .
 
 # The HTML report in a real browser: Debian's headless chromium (installed
 # here when missing), driven by chromedp. Only files tagged `browser` need

@@ -129,3 +129,49 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterScopedRetracked: a cluster-scoped object rendered with a
+// namespace loses it, and its tracking id names the app's destination
+// namespace instead, as Argo CD's controller tracks it again after
+// clearing the namespace (found by the Argo CD parity suite on its e2e
+// app cluster-role-hook). Namespaced objects and ids of other shapes
+// keep theirs.
+func TestClusterScopedRetracked(t *testing.T) {
+	for _, tc := range []struct{ name, doc, want string }{
+		{"cluster-scoped with a namespace", `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: b
+  namespace: cert-manager
+  annotations:
+    argocd.argoproj.io/tracking-id: app:rbac.authorization.k8s.io/ClusterRoleBinding:cert-manager/b
+`, "app:rbac.authorization.k8s.io/ClusterRoleBinding:dest/b"},
+		{"cluster-scoped without one", `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: r
+  annotations:
+    argocd.argoproj.io/tracking-id: app:rbac.authorization.k8s.io/ClusterRole:dest/r
+`, "app:rbac.authorization.k8s.io/ClusterRole:dest/r"},
+		{"namespaced", `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: c
+  namespace: other
+  annotations:
+    argocd.argoproj.io/tracking-id: app:/ConfigMap:other/c
+`, "app:/ConfigMap:other/c"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs, err := Parse([]byte(tc.doc), "dest")
+			if err != nil {
+				t.Fatal(err)
+			}
+			meta := rs[0].Object["metadata"].(map[string]any)
+			got := meta["annotations"].(map[string]any)["argocd.argoproj.io/tracking-id"]
+			if got != tc.want {
+				t.Errorf("tracking id %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -173,7 +173,11 @@ func newResource(obj map[string]any, source, where, defaultNamespace string, sc 
 	}
 	switch {
 	case sc.clusterScoped(Group(r.APIVersion), r.Kind):
-		// Argo CD's controller clears it from the object too
+		// Argo CD's controller clears it from the object too, and
+		// tracks the object again, now under the app's namespace
+		if r.Namespace != "" {
+			retrack(meta, r.Namespace, defaultNamespace)
+		}
 		r.Namespace = ""
 		delete(meta, "namespace")
 	case r.Namespace == "" && defaultNamespace != "":
@@ -187,6 +191,24 @@ func newResource(obj map[string]any, source, where, defaultNamespace string, sc 
 		}
 	}
 	return r, nil
+}
+
+// trackingIDKey is the annotation of Argo CD's annotation tracking:
+// "<app>:<group>/<kind>:<namespace>/<name>".
+const trackingIDKey = "argocd.argoproj.io/tracking-id"
+
+// retrack moves the namespace of meta's tracking id from old to ns, as
+// Argo CD's controller does when it clears a cluster-scoped object's
+// namespace: it sets the app instance again, and an object without a
+// namespace is tracked under the app's destination namespace.
+func retrack(meta map[string]any, old, ns string) {
+	ann, _ := meta["annotations"].(map[string]any)
+	id, _ := ann[trackingIDKey].(string)
+	i := strings.LastIndex(id, ":")
+	if i < 0 || !strings.HasPrefix(id[i+1:], old+"/") {
+		return
+	}
+	ann[trackingIDKey] = id[:i+1] + ns + id[i+1+len(old):]
 }
 
 // untaintIdentity shows a resource's identity even when a Secret value was
