@@ -49,6 +49,9 @@ func BranchFor(p *Plan, sets []KeyValue) string {
 	if p.Verb == "promote" {
 		return fmt.Sprintf("promote/%s-to-%s", p.From, p.To)
 	}
+	if p.Verb == "rollback" {
+		return fmt.Sprintf("rollback/%s-to-%s", p.To, short(p.Rollback.To))
+	}
 	var kv []string
 	for _, s := range sets {
 		kv = append(kv, s.Key+"="+s.Value)
@@ -211,6 +214,9 @@ func mrTitle(p *Plan) string {
 	if p.Verb == "promote" {
 		return fmt.Sprintf("chore(%s): promote versions from %s", p.To, p.From)
 	}
+	if p.Verb == "rollback" {
+		return fmt.Sprintf("chore(%s): roll back to %s", p.To, short(p.Rollback.To))
+	}
 	return fmt.Sprintf("chore(%s): pin %s", p.To, strings.Join(p.Components(), ", "))
 }
 
@@ -218,6 +224,8 @@ func mrDescription(p *Plan, base, source, branch string) string {
 	var b strings.Builder
 	if p.Verb == "promote" {
 		fmt.Fprintf(&b, "Promotes **%s → %s** with %s's values at `%s`, built on `%s`.\n\n", p.From, p.To, p.From, short(source), base[:12])
+	} else if p.Verb == "rollback" {
+		fmt.Fprintf(&b, "Rolls **%s** back to its values at `%s`, built on `%s`. Reason: %s\n\n", p.To, short(p.Rollback.To), base[:12], oneLine(p.Rollback.Reason))
 	} else {
 		fmt.Fprintf(&b, "Pins versions in **%s**, built on `%s`.\n\n", p.To, base[:12])
 	}

@@ -63,7 +63,7 @@ type Note struct {
 
 // Plan is the complete, policy-checked set of edits of one promotion or pin.
 type Plan struct {
-	Verb   string // "promote" or "pin"
+	Verb   string // "promote", "pin" or "rollback"
 	From   string // source env; "" for pin
 	To     string
 	Only   []string
@@ -77,6 +77,8 @@ type Plan struct {
 	OrderingIgnored int
 	// Gates is the gate report of a promotion (see Gate); nil when none ran.
 	Gates *gates.Report
+	// Rollback is what a rollback's commit records; nil for other verbs.
+	Rollback *RollbackInfo
 	// parsed keeps the files the plan located its edits in, so that
 	// materialize edits them without parsing them again.
 	parsed map[string]*patch.File

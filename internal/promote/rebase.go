@@ -18,7 +18,7 @@ var ErrConflict = errors.New("field changed concurrently")
 // an ErrConflict naming the field.
 func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
 	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts, OrderingIgnored: old.OrderingIgnored,
-		Old: map[string][]byte{}, New: map[string][]byte{}}
+		Rollback: old.Rollback, Old: map[string][]byte{}, New: map[string][]byte{}}
 	for _, e := range old.Edits {
 		f := p.parsed[e.File]
 		if f == nil {
