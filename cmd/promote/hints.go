@@ -26,6 +26,8 @@ var hints = []struct {
 	{promote.ErrChartMissing, "publish the chart first, or re-run with --skip-chart-check"},
 	{promote.ErrChartCheck, "re-run with --skip-chart-check to skip the look-up"},
 	{promote.ErrOrdering, "fix the ordering, or re-run with --ignore-ordering"},
+	{promote.ErrForeignFields, "re-run with --force-fields to restore them too, or leave their components out with --only"},
+	{promote.ErrNothingToRollBack, "see promote history --env ENV, and name the point with --to COMMIT"},
 	{patch.ErrDuplicateKey, "keep one of them: YAML readers disagree about which one wins"},
 }
 

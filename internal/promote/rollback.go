@@ -112,7 +112,7 @@ func ResolveRollback(repo *git.Repo, cfg *config.Config, head plumbing.Hash, req
 		}
 	}
 	if len(foreign) > 0 {
-		return nil, fmt.Errorf("%s: %s; restore them too with --force-fields, or leave them out with --only: %w",
+		return nil, fmt.Errorf("%s: %s: %w",
 			req.Env, strings.Join(foreign, "; "), ErrForeignFields)
 	}
 	for _, e := range after {
