@@ -202,7 +202,10 @@ func TestCrashAtEveryStepOfRollbackPush(t *testing.T) {
 			t.Fatalf("cp -a: %v: %s", err, out)
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(filepath.Dir(f.Dir), "other")); err != nil {
+	// The promotion ran in this test's process, which is alive: its trash
+	// would never be reclaimed by the runs under test, which only delete
+	// the trash of dead processes.
+	if err := os.RemoveAll(filepath.Join(proto, "repo", ".git", "gitops-promote.trash")); err != nil {
 		t.Fatal(err)
 	}
 	s := &crashScenario{proto: proto, theirs: gitRun(t, f.Remote, "rev-parse", "main"),

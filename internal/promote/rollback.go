@@ -98,7 +98,16 @@ func ResolveRollback(repo *git.Repo, cfg *config.Config, head plumbing.Hash, req
 			continue
 		}
 		for _, f := range c.Fields {
-			if v, ok := current.Get(comp.Key, f.Key); !ok || v == f.Value {
+			v, ok := current.Get(comp.Key, f.Key)
+			if !ok {
+				continue // gone since: nothing to restore it in
+			}
+			// Every field is set, also those already back: the plan is then
+			// the same on any commit, and a re-run after a kill finds the
+			// commit it left on HEAD to be exactly this rollback.
+			set := fieldSet{comp: comp, key: f.Key, to: f.Value, tag: f.Tag}
+			if v == f.Value {
+				rb.sets = append(rb.sets, set)
 				continue
 			}
 			if who := changedByOthers(after, comp.Key, f.Key); who != "" {
@@ -108,7 +117,7 @@ func ResolveRollback(repo *git.Repo, cfg *config.Config, head plumbing.Hash, req
 				}
 				rb.Forced = append(rb.Forced, comp.Key+"."+f.Key)
 			}
-			rb.sets = append(rb.sets, fieldSet{comp: comp, key: f.Key, to: f.Value, tag: f.Tag})
+			rb.sets = append(rb.sets, set)
 		}
 	}
 	if len(foreign) > 0 {
