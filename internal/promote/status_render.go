@@ -66,6 +66,14 @@ func (es EnvStatus) lastMarkdown() string {
 	return s
 }
 
+// rollbackMarkdown is the last rollback's cell, its reason as free text.
+func (es EnvStatus) rollbackMarkdown() string {
+	if es.LastRollback == nil {
+		return "–"
+	}
+	return "↩️ " + mdEscape(mdText(es.LastRollback.String()))
+}
+
 func (es EnvStatus) health() string {
 	if es.Health == nil {
 		return "-"
@@ -105,6 +113,9 @@ func WriteStatusTable(w io.Writer, v *StatusView) error {
 		fmt.Fprintf(w, "  last promotion: %s\n", es.last())
 		for _, o := range es.overrides() {
 			fmt.Fprintf(w, "    gate overridden: %s\n", o)
+		}
+		if es.LastRollback != nil {
+			fmt.Fprintf(w, "  last rollback:  %s\n", es.LastRollback)
 		}
 		if es.Health != nil {
 			fmt.Fprintf(w, "  health:         %s\n", es.health())
@@ -171,9 +182,10 @@ func WriteStatusMarkdown(w io.Writer, v *StatusView) error {
 	}
 	fmt.Fprintf(w, "\n%s the previous env holds other values (pending promotion) · %s drift: a Helm source pins another chart version\n\n",
 		"⏳", "⚠️")
-	fmt.Fprintln(w, "| Env | Apps | Last promotion | Health | Sync window |\n|---|---|---|---|---|")
+	fmt.Fprintln(w, "| Env | Apps | Last promotion | Last rollback | Health | Sync window |\n|---|---|---|---|---|---|")
 	for _, es := range v.Envs {
-		fmt.Fprintf(w, "| **%s** | %d | %s | %s | %s |\n", es.Env, es.Apps, es.lastMarkdown(), mdEscape(es.health()), mdEscape(es.window()))
+		fmt.Fprintf(w, "| **%s** | %d | %s | %s | %s | %s |\n", es.Env, es.Apps, es.lastMarkdown(), es.rollbackMarkdown(),
+			mdEscape(es.health()), mdEscape(es.window()))
 	}
 	var details []string
 	for _, es := range v.Envs {
