@@ -11,6 +11,9 @@ import (
 // skips, one body line per change, and trailers a later job can parse.
 func (p *Plan) Message(fromCommit string) string {
 	var b strings.Builder
+	if p.Reject != nil {
+		return p.rejectMessage()
+	}
 	if p.Verb == "rollback" {
 		fmt.Fprintf(&b, "chore(%s): roll back to %s [skip ci]\n\n", p.To, short(p.Rollback.To))
 	} else if p.Verb == "pin" {
@@ -50,7 +53,22 @@ func (p *Plan) Message(fromCommit string) string {
 			b.WriteString(t + "\n")
 		}
 	}
+	for _, o := range p.RejectedOverrides {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerRejectedOverridden, o)
+	}
 	return b.String()
+}
+
+// TrailerRejectedOverridden records a rejected value promoted anyway.
+const TrailerRejectedOverridden = "Rejected-Overridden"
+
+// rejectMessage is a reject's or unreject's: the entry and the reason.
+func (p *Plan) rejectMessage() string {
+	e := p.Reject
+	if p.Verb == "unreject" {
+		return fmt.Sprintf("chore(rejected): unreject %s [skip ci]\n\nUnrejected: %s\n", e.Key(), e.Key())
+	}
+	return fmt.Sprintf("chore(rejected): reject %s [skip ci]\n\nRejected: %s\nReject-Reason: %s\n", e.Key(), e.Key(), e.Reason)
 }
 
 func unique(in []string) []string {

@@ -17,6 +17,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 	"github.com/gitops-promote/gitops-promote/internal/history"
+	"github.com/gitops-promote/gitops-promote/internal/rejected"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -78,6 +79,8 @@ type ComponentValue struct {
 	Fields       map[string]string `json:"fields,omitempty"`  // every scalar field
 	Pending      bool              `json:"pending,omitempty"` // the previous env holds other values
 	Drift        bool              `json:"drift,omitempty"`   // a Helm source pins another revision
+	// Rejected lists the fields holding a rejected value (promote reject).
+	Rejected []string `json:"rejected,omitempty"`
 	Missing      bool              `json:"missing,omitempty"`
 }
 
@@ -157,6 +160,7 @@ func BuildStatus(ctx context.Context, repo *git.Repo, cfg *config.Config, opt St
 		}
 	}
 	v.Components, v.Pending = componentRows(cfg, files, v.Envs)
+	markRejected(tree, files, v)
 	if opt.GitLab != nil {
 		c := &gates.Checker{Cfg: cfg, Repo: repo, GitLab: &gates.Memo{R: opt.GitLab}, Project: opt.Project,
 			Now: func() time.Time { return opt.Now }}
@@ -366,4 +370,31 @@ func shortSHA(s string) string {
 		return s[:8]
 	}
 	return s
+}
+
+// markRejected marks every component value holding a rejected value; an
+// unreadable rejected list is an error of every env.
+func markRejected(tree fs.FS, files map[string]*versions.File, v *StatusView) {
+	list, err := rejected.Read(tree)
+	if err != nil {
+		for i := range v.Envs {
+			v.Envs[i].Errors = append(v.Envs[i].Errors, oneLine(err.Error()))
+		}
+		return
+	}
+	for i := range v.Components {
+		row := &v.Components[i]
+		for j := range row.Envs {
+			cv := &row.Envs[j]
+			c, ok := componentOf(files[cv.Env], row.Component)
+			if !ok {
+				continue
+			}
+			for _, f := range c.Fields {
+				if _, hit := list.Find(row.Component, f.Key, f.Value); hit {
+					cv.Rejected = append(cv.Rejected, f.Key)
+				}
+			}
+		}
+	}
 }

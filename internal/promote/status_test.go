@@ -130,6 +130,10 @@ func statusRepo(t *testing.T) (*git.Repo, *config.Config, []string) {
 		t.Fatal(err)
 	}
 	run(time.Date(2025, 1, 10, 8, 15, 0, 0, time.UTC), func(fsys, _ fs.FS) (*Plan, error) { return rb.Build(fsys, cfg) })
+	// the worker chart that qa and preprod run is rejected: status marks it
+	run(time.Date(2025, 1, 10, 8, 30, 0, 0, time.UTC), func(fsys, _ fs.FS) (*Plan, error) {
+		return BuildReject(fsys, cfg, RejectRequest{Spec: "ledger-node.worker@0.9.2", Reason: "LEDGER-902: leaks memory"})
+	})
 	return repo, cfg, shas
 }
 
