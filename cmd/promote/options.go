@@ -39,6 +39,7 @@ type options struct {
 	reason           string            // rollback --reason
 	forceFields      bool              // rollback: restore fields others changed too
 	planOnly         bool              // rollback --plan: write nothing
+	allowRejected    string            // plan/apply/pin: the reason to put rejected values in anyway
 	color            bool              // resolved from --color, the terminal and NO_COLOR
 }
 
@@ -80,6 +81,10 @@ func (o *options) validate(cmd *cobra.Command) error {
 			return cli.Usagef(cmd, "--steps must be positive")
 		case o.planOnly && (o.push || o.mergeRequest):
 			return cli.Usagef(cmd, "--plan writes nothing: it does not go with --push or --merge-request")
+		}
+	case "reject":
+		if strings.TrimSpace(o.reason) == "" {
+			return cli.Usagef(cmd, "reject needs --reason: it is recorded in the file and the commit")
 		}
 	case "pin":
 		if o.env == "" {

@@ -51,7 +51,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return runStatus(ctx, cfg, repo, o, ios, getenv, time.Now())
 	case "history":
 		return runHistory(cfg, repo, o, ios)
-	case "plan", "apply", "pin", "rollback":
+	case "plan", "apply", "pin", "rollback", "reject", "unreject":
 		return runCommit(ctx, cfg, repo, o, ios, getenv)
 	}
 	return fmt.Errorf("unknown command %q", o.verb)
@@ -78,7 +78,9 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	}
 	var build promote.BuildFunc
 	var sets []promote.KeyValue
-	if o.verb == "rollback" {
+	if o.verb == "reject" || o.verb == "unreject" {
+		build = rejectBuild(cfg, o)
+	} else if o.verb == "rollback" {
 		var err error
 		if build, err = rollbackBuild(cfg, repo, o, prefetch); err != nil {
 			return err
@@ -107,6 +109,9 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 			return err
 		}
 		a.Gate = gate
+	}
+	if o.verb == "plan" || o.verb == "apply" || o.verb == "pin" {
+		build = rejectedPolicy(repo, o, getenv).Wrap(build)
 	}
 	if o.mergeRequest {
 		return runMergeRequest(ctx, a, o, ios, getenv, build, sets)
