@@ -39,7 +39,7 @@ type EnvStatus struct {
 	Apps          int              `json:"apps"`
 	LastPromotion *Promotion       `json:"lastPromotion,omitempty"`
 	LastRollback  *Promotion       `json:"lastRollback,omitempty"` // Verb "rollback"
-	Health        *gates.EnvHealth `json:"health,omitempty"` // nil without GitLab
+	Health        *gates.EnvHealth `json:"health,omitempty"`       // nil without GitLab
 	Window        *gates.EnvWindow `json:"window,omitempty"`
 	Drift         []Drift          `json:"drift,omitempty"`
 	Errors        []string         `json:"errors,omitempty"` // what could not be read; the rest still shows
@@ -81,7 +81,7 @@ type ComponentValue struct {
 	Drift        bool              `json:"drift,omitempty"`   // a Helm source pins another revision
 	// Rejected lists the fields holding a rejected value (promote reject).
 	Rejected []string `json:"rejected,omitempty"`
-	Missing      bool              `json:"missing,omitempty"`
+	Missing  bool     `json:"missing,omitempty"`
 }
 
 // Drift is a Helm source whose targetRevision is not its env's chartVersion.
