@@ -249,3 +249,27 @@ func TestRollbackAndRejectMergeRequest(t *testing.T) {
 		t.Errorf("target branch, local branch or work tree changed: %+v -> %+v", before, after)
 	}
 }
+
+// TestRollbackToCommitOutsideEnvHistory: --to a commit that changed
+// nothing of the env, followed by others that did not either; hand edits
+// older than it (the initial layout) are not "since the point".
+func TestRollbackToCommitOutsideEnvHistory(t *testing.T) {
+	f := newFleet(t)
+	f.commitFile(t, "NOTES.md", "one\n", "docs: one")
+	point := gitRun(t, f.Dir, "rev-parse", "HEAD")
+	f.commitFile(t, "NOTES.md", "two\n", "docs: two")
+	if r := f.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--skip-chart-check"); r.code != 0 {
+		t.Fatalf("apply: exit %d: %s", r.code, r.errOut)
+	}
+	r := f.run(t, nil, "rollback", "--env", "preprod", "--to", point[:10], "--reason", "back", "--skip-chart-check")
+	if r.code != 0 || !strings.Contains(r.out, "rollback preprod to "+point[:12]) {
+		t.Fatalf("exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	if got := gitRun(t, f.Dir, "show", point+":versions/preprod.yaml"); got+"\n" != f.read(t, "versions/preprod.yaml") {
+		t.Errorf("preprod not restored to %s:\n%s", point[:12], f.read(t, "versions/preprod.yaml"))
+	}
+	r = f.run(t, nil, "rollback", "--env", "preprod", "--to", "no-such-rev", "--reason", "back")
+	if r.code != 1 || !strings.Contains(r.errOut, "--to") {
+		t.Errorf("unknown --to: exit %d: %s", r.code, r.errOut)
+	}
+}

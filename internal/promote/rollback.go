@@ -90,7 +90,10 @@ func ResolveRollback(repo *git.Repo, cfg *config.Config, head plumbing.Hash, req
 	}
 	current := history.Values(cfg, path, now)
 	rb := &Rollback{Env: req.Env, Point: point, Reason: req.Reason, req: req}
-	after := entriesAfter(entries, point)
+	after, err := entriesAfter(repo, head, point, entries)
+	if err != nil {
+		return nil, err
+	}
 	var foreign []string
 	for _, comp := range cfg.Components {
 		c, _ := old.Component(comp.Key)
@@ -166,19 +169,27 @@ func rollbackPoint(repo *git.Repo, head plumbing.Hash, entries []history.Entry, 
 		req.Env, n, steps, steps, ErrNothingToRollBack)
 }
 
-// entriesAfter are the entries newer than point (entries are newest first).
-func entriesAfter(entries []history.Entry, point plumbing.Hash) []history.Entry {
-	for i, e := range entries {
-		if e.Commit == point.String() {
-			return entries[:i]
+// entriesAfter are the entries of commits newer than point on head's
+// first-parent line (entries are newest first).
+func entriesAfter(repo *git.Repo, head, point plumbing.Hash, entries []history.Entry) ([]history.Entry, error) {
+	newer := map[string]bool{}
+	err := repo.FirstParentLog(head, history.DefaultLimit, func(e git.LogEntry) bool {
+		if e.Hash == point {
+			return false
+		}
+		newer[e.Hash.String()] = true
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the history since %s: %w", short(point.String()), err)
+	}
+	var out []history.Entry
+	for _, e := range entries {
+		if newer[e.Commit] {
+			out = append(out, e)
 		}
 	}
-	for i, e := range entries { // point changed nothing of env: cut where its child would be
-		if e.Parent == point.String() {
-			return entries[:i+1]
-		}
-	}
-	return entries
+	return out, nil
 }
 
 // changedByOthers names the newest commit not written by promote that
