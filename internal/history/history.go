@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -77,7 +78,11 @@ type Repo interface {
 	TreeFS(commit plumbing.Hash) (fs.FS, error)
 }
 
-var subjectRE = regexp.MustCompile(`^chore\(([^)]+)\): (promote versions from (\S+)|pin |roll back )`)
+// subjectRE is compiled on first use, not at init: every start of
+// promote would pay for it.
+var subjectRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^chore\(([^)]+)\): (promote versions from (\S+)|pin |roll back )`)
+})
 
 // Read lists env's entries from head back, newest first, reading at most
 // limit commits (0: DefaultLimit). A shallow clone ends the walk early
@@ -121,7 +126,7 @@ func entry(repo Repo, cfg *config.Config, env, path string, le git.LogEntry) (En
 	if len(le.Parents) > 0 {
 		e.Parent = le.Parents[0].String()
 	}
-	if m := subjectRE.FindStringSubmatch(subject); m != nil && m[1] == env {
+	if m := subjectRE().FindStringSubmatch(subject); m != nil && m[1] == env {
 		switch {
 		case m[3] != "":
 			e.Kind, e.From = KindPromote, m[3]
