@@ -112,6 +112,7 @@ Flags and KEY=VALUE arguments may be interleaved. --push and
 	cmd.Flags().StringVar(&o.env, "env", "", "environment `ENV` to pin (required)")
 	completeEnvs(cmd, o, "env")
 	cmd.Flags().BoolVar(&o.allowDowngrade, "allow-downgrade", false, "allow a chartVersion to go down")
+	allowRejectedFlag(cmd, o)
 	commitFlags(cmd, o)
 	return f.verb(o, cmd, textOrJSON...)
 }
@@ -214,6 +215,7 @@ func promotionFlags(cmd *cobra.Command, o *options) {
 	fs.StringVar(&o.sourceRev, "source-rev", "", "read SRC's values at revision `REV` (default: HEAD); e.g. origin/main after a fetch")
 	completeEnvs(cmd, o, "from", "to")
 	completeComponents(cmd, o, "only")
+	allowRejectedFlag(cmd, o)
 	for _, g := range []struct{ gate, what string }{
 		{config.GateSourceHealthy, "the source env is not reported healthy on the promoted values"},
 		{config.GateMinSoak, "it has not been healthy for the minSoak time"},
@@ -222,6 +224,12 @@ func promotionFlags(cmd *cobra.Command, o *options) {
 		fs.Var(&overrideValue{&o.overrides, g.gate}, strings.TrimPrefix(gateFlags[g.gate], "--"),
 			"promote although "+g.what+"; `REASON` and who gave it are recorded in a Gate-Overridden commit trailer (gates in .promote.yaml, docs/gates.md)")
 	}
+}
+
+// allowRejectedFlag: plan's, apply's and pin's override of promote reject.
+func allowRejectedFlag(cmd *cobra.Command, o *options) {
+	cmd.Flags().StringVar(&o.allowRejected, "allow-rejected", "",
+		"put rejected values in anyway (promote reject); `REASON` and who gave it are recorded in a Rejected-Overridden commit trailer")
 }
 
 // overrideValue stores one gate's override reason in *m (made on first use).

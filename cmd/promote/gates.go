@@ -28,7 +28,11 @@ var gateFlags = map[string]string{
 // CI_PROJECT_ID and GITLAB_TOKEN are set; without them a health gate
 // refuses and says which are missing.
 func gateFor(cfg *config.Config, repo *git.Repo, o *options, getenv func(string) string, log *slog.Logger) (promote.Gate, error) {
-	if o.verb == "pin" || !cfg.GateFor(o.to).Any() {
+	target := o.to
+	if o.verb == "rollback" {
+		target = o.env
+	}
+	if o.verb == "pin" || !cfg.GateFor(target).Any() {
 		return nil, nil
 	}
 	c := &gates.Checker{Cfg: cfg, Repo: repo, Now: time.Now, Log: log}

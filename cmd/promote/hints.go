@@ -10,6 +10,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/patch"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
+	"github.com/gitops-promote/gitops-promote/internal/rejected"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -26,6 +27,9 @@ var hints = []struct {
 	{promote.ErrChartMissing, "publish the chart first, or re-run with --skip-chart-check"},
 	{promote.ErrChartCheck, "re-run with --skip-chart-check to skip the look-up"},
 	{promote.ErrOrdering, "fix the ordering, or re-run with --ignore-ordering"},
+	{promote.ErrForeignFields, "re-run with --force-fields to restore them too, or leave their components out with --only"},
+	{promote.ErrNothingToRollBack, "see promote history --env ENV, and name the point with --to COMMIT"},
+	{rejected.ErrRejected, "promote another version, or re-run with --allow-rejected REASON (recorded in the commit)"},
 	{patch.ErrDuplicateKey, "keep one of them: YAML readers disagree about which one wins"},
 }
 

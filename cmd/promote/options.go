@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,12 @@ type options struct {
 	noGitLab         bool              // status: no health from GitLab
 	overrides        map[string]string // plan/apply: gate -> reason given to override it
 	args             []string          // pin's KEY=VALUE
+	rollbackTo       string            // rollback --to: the commit whose values are restored
+	steps            int               // rollback --steps
+	reason           string            // rollback --reason
+	forceFields      bool              // rollback: restore fields others changed too
+	planOnly         bool              // rollback --plan: write nothing
+	allowRejected    string            // plan/apply/pin: the reason to put rejected values in anyway
 	color            bool              // resolved from --color, the terminal and NO_COLOR
 }
 
@@ -58,6 +65,27 @@ func (o *options) validate(cmd *cobra.Command) error {
 		case o.to == "":
 			return cli.Usagef(cmd, "%s needs --to", o.verb)
 		}
+	case "history":
+		if o.env == "" {
+			return cli.Usagef(cmd, "history needs --env")
+		}
+	case "rollback":
+		switch {
+		case o.env == "":
+			return cli.Usagef(cmd, "rollback needs --env")
+		case o.reason == "" || len(strings.TrimSpace(o.reason)) == 0:
+			return cli.Usagef(cmd, "rollback needs --reason: it is recorded in the commit")
+		case o.rollbackTo != "" && o.steps != 0:
+			return cli.Usagef(cmd, "--to and --steps are mutually exclusive")
+		case o.steps < 0:
+			return cli.Usagef(cmd, "--steps must be positive")
+		case o.planOnly && (o.push || o.mergeRequest):
+			return cli.Usagef(cmd, "--plan writes nothing: it does not go with --push or --merge-request")
+		}
+	case "reject":
+		if strings.TrimSpace(o.reason) == "" {
+			return cli.Usagef(cmd, "reject needs --reason: it is recorded in the file and the commit")
+		}
 	case "pin":
 		if o.env == "" {
 			return cli.Usagef(cmd, "pin needs --env")
@@ -68,3 +96,6 @@ func (o *options) validate(cmd *cobra.Command) error {
 	}
 	return nil
 }
+
+// previewOnly: plan, or rollback --plan; nothing is written.
+func (o *options) previewOnly() bool { return o.verb == "plan" || o.planOnly }

@@ -82,7 +82,7 @@ func TestParse(t *testing.T) {
 // whole usage.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct{ args, want string }{
-		{"", "no command given: plan, apply, pin, check, status, waves, init or version; see 'promote --help'"},
+		{"", "no command given: plan, apply, pin, rollback, history, reject, unreject, check, status, waves, init or version; see 'promote --help'"},
 		{"deploy", `unknown command "deploy"; see 'promote --help'`},
 		{"plna --from qa", `unknown command "plna" (did you mean pin or plan?); see 'promote --help'`},
 		{"chek", `unknown command "chek" (did you mean check?)`},
@@ -91,7 +91,7 @@ func TestUsageErrors(t *testing.T) {
 		{"apply --from qa", "apply needs --to; see 'promote apply --help'"},
 		{"plan --form qa --to preprod", "unknown flag --form (did you mean --from?); see 'promote plan --help'"},
 		{"apply --from qa --to preprod --skip-chart-chek", "unknown flag --skip-chart-chek (did you mean --skip-chart-check?)"},
-		{"plan --from qa --to preprod --push", "unknown flag --push for plan (apply and pin take it); see 'promote plan --help'"},
+		{"plan --from qa --to preprod --push", "unknown flag --push for plan (apply, pin, reject, rollback and unreject take it); see 'promote plan --help'"},
 		{"pin --env qa", "pin needs at least one KEY=VALUE; see 'promote pin --help'"},
 		{"pin a=b", "pin needs --env"},
 		{"pin --env qa a=b --push --merge-request", "--push and --merge-request are mutually exclusive"},

@@ -79,6 +79,10 @@ func writeResultTo(w io.Writer, o *options, res *promote.Result) error {
 		fmt.Fprintf(w, "promote %s -> %s (base %s, %s read at %s)\n", p.From, p.To, short(res.Base), p.From, short(res.Source))
 	case p.From != "":
 		fmt.Fprintf(w, "promote %s -> %s (base %s)\n", p.From, p.To, short(res.Base))
+	case p.Reject != nil:
+		fmt.Fprintf(w, "%s %s (base %s)\n", p.Verb, p.Reject.Key(), short(res.Base))
+	case p.Rollback != nil:
+		fmt.Fprintf(w, "rollback %s to %s (base %s)\n", p.To, short(p.Rollback.To), short(res.Base))
 	default:
 		fmt.Fprintf(w, "pin %s (base %s)\n", p.To, short(res.Base))
 	}
@@ -95,7 +99,7 @@ func writeResultTo(w io.Writer, o *options, res *promote.Result) error {
 	}
 	writeTable(w, p.Rows)
 	switch {
-	case o.verb == "plan":
+	case o.previewOnly():
 		fmt.Fprintln(w)
 		writeDiff(w, p.Diff(), o.color)
 	case res.Commit != "" && !o.mergeRequest:

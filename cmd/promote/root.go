@@ -53,12 +53,12 @@ when a gate refused the promotion (plan and apply).`,
 			if version {
 				return cli.WriteVersion(ios.Out, "promote", "text")
 			}
-			return cli.Usagef(cmd, "no command given: plan, apply, pin, check, status, waves, init or version")
+			return cli.Usagef(cmd, "no command given: plan, apply, pin, rollback, history, reject, unreject, check, status, waves, init or version")
 		},
 	}
 	cli.VersionFlag(root, &version)
 	cli.GlobalFlags(root, f.globals)
-	root.AddCommand(f.planCmd(), f.applyCmd(), f.pinCmd(), f.checkCmd(), f.statusCmd(), f.wavesCmd(), f.initCmd(), cli.VersionCmd(ios))
+	root.AddCommand(f.planCmd(), f.applyCmd(), f.pinCmd(), f.rollbackCmd(), f.historyCmd(), f.rejectCmd("reject"), f.rejectCmd("unreject"), f.checkCmd(), f.statusCmd(), f.wavesCmd(), f.initCmd(), cli.VersionCmd(ios))
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
 	}

@@ -49,7 +49,9 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return runWaves(cfg, repo, o, ios)
 	case "status":
 		return runStatus(ctx, cfg, repo, o, ios, getenv, time.Now())
-	case "plan", "apply", "pin":
+	case "history":
+		return runHistory(cfg, repo, o, ios)
+	case "plan", "apply", "pin", "rollback", "reject", "unreject":
 		return runCommit(ctx, cfg, repo, o, ios, getenv)
 	}
 	return fmt.Errorf("unknown command %q", o.verb)
@@ -58,7 +60,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
 	a := &promote.Apply{Repo: repo, Push: o.push, Remote: o.remote, Branch: o.branch, CreateBranch: o.createBranch, PushTimeout: o.pushTimeout, Log: logger(ios.ErrOut, o)}
 	var prefetch func(repoURL string)
-	if o.verb != "plan" && !o.skipChartCheck {
+	if !o.previewOnly() && !o.skipChartCheck {
 		creds, err := charts.CredentialsFromEnv(getenv)
 		if err != nil {
 			return err
@@ -76,7 +78,17 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	}
 	var build promote.BuildFunc
 	var sets []promote.KeyValue
-	if o.verb == "pin" {
+	if o.verb == "reject" || o.verb == "unreject" {
+		build = rejectBuild(cfg, o)
+	} else if o.verb == "rollback" {
+		var err error
+		if build, err = rollbackBuild(cfg, repo, o, prefetch); err != nil {
+			return err
+		}
+		if a.Gate, err = gateFor(cfg, repo, o, getenv, a.Log); err != nil {
+			return err
+		}
+	} else if o.verb == "pin" {
 		var err error
 		if sets, err = promote.ParseKeyValues(o.args); err != nil {
 			return err
@@ -98,12 +110,15 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		}
 		a.Gate = gate
 	}
+	if o.verb == "plan" || o.verb == "apply" || o.verb == "pin" {
+		build = rejectedPolicy(repo, o, getenv).Wrap(build)
+	}
 	if o.mergeRequest {
 		return runMergeRequest(ctx, a, o, ios, getenv, build, sets)
 	}
 	var res *promote.Result
 	var err error
-	if o.verb == "plan" {
+	if o.previewOnly() {
 		if res, err = a.PlanOnly(ctx, build); err == nil {
 			if err = refuseDirty(a, res.Plan.Files()); err != nil {
 				res = nil // refused, as apply would be: no plan to show

@@ -75,6 +75,9 @@ type Request struct {
 	// Overrides maps a gate name to the reason given for overriding it.
 	Overrides map[string]string
 	User      string // who overrides, for the trailer
+	// WindowOnly evaluates the syncWindow gate alone (a rollback: the
+	// health gates judge the values promoted, not those restored).
+	WindowOnly bool
 }
 
 // Problem is one reason a gate refuses, about one app when App is set.
@@ -132,7 +135,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*Report, error) {
 			return nil, err
 		}
 	}
-	if g.SourceHealthy {
+	if g.SourceHealthy && !req.WindowOnly {
 		rep.Results = append(rep.Results, c.health(ctx, req, srcTree, g)...)
 	}
 	if g.SyncWindow != "" {

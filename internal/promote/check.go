@@ -26,6 +26,7 @@ const (
 	RuleNoSource           = "component-without-source"
 	RuleNoComponent        = "source-without-component"
 	RuleDuplicateKey       = "duplicate-key"
+	RuleRejectedVersion    = "rejected-version"
 )
 
 // Finding is one problem check reports.
@@ -56,6 +57,7 @@ func Check(fsys fs.FS, cfg *config.Config, envs []string) []Finding {
 			}
 		}
 		out = append(out, found...)
+		out = append(out, rejectedFindings(fsys, cfg, env)...)
 		out = append(out, windowFindings(fsys, cfg, env, seen)...)
 	}
 	return out

@@ -26,17 +26,25 @@ type GateCommits struct {
 type Gate func(ctx context.Context, at GateCommits, p *Plan) error
 
 // GatesFor evaluates the target env's gates of .promote.yaml for
-// promotions (a pin has no source env to be healthy in) and keeps the
+// promotions, and only its syncWindow for rollbacks (a pin has no source
+// env to be healthy in, and is not gated), and keeps the
 // report on the plan: its Gate-Overridden trailers go into the commit.
 // Overrides map a gate name to the reason given for overriding it; user
 // is who gave it.
 func GatesFor(c *gates.Checker, overrides map[string]string, user string) Gate {
 	return func(ctx context.Context, at GateCommits, p *Plan) error {
-		if p.Verb != "promote" {
+		req := gates.Request{From: p.From, To: p.To, Only: p.Only, Base: at.Base, Source: at.Source,
+			Statuses: at.Statuses, Overrides: overrides, User: user}
+		switch p.Verb {
+		case "promote":
+		case "rollback":
+			// Going back needs no healthy source nor soak time, but
+			// still a sync window of the env it changes.
+			req.From, req.WindowOnly = "rollback", true
+		default:
 			return nil
 		}
-		rep, err := c.Check(ctx, gates.Request{From: p.From, To: p.To, Only: p.Only, Base: at.Base, Source: at.Source,
-			Statuses: at.Statuses, Overrides: overrides, User: user})
+		rep, err := c.Check(ctx, req)
 		if err != nil {
 			return err
 		}

@@ -61,3 +61,35 @@ func TestGateRefusesAndRecordsOverrides(t *testing.T) {
 		t.Errorf("pin: %v %+v", err, pin.Gates)
 	}
 }
+
+// A rollback is checked against the target's syncWindow only: prod's
+// health gates, which cannot be evaluated here, do not refuse it; its
+// closed window does, until overridden, and the override is recorded.
+func TestGateRollbackOnlySyncWindow(t *testing.T) {
+	repo, cfg, shas := statusRepo(t)
+	base := plumbing.NewHash(shas[len(shas)-1])
+	checker := &gates.Checker{Cfg: cfg, Repo: repo, NoGitLab: "CI_API_V4_URL is not set", Now: func() time.Time { return statusNow }}
+	rollback := func() *Plan {
+		return &Plan{Verb: "rollback", To: "prod", Rollback: &RollbackInfo{To: shas[0], Reason: "bad release"}}
+	}
+	p := rollback()
+	err := GatesFor(checker, nil, "alice")(context.Background(), GateCommits{Base: base, Source: base}, p)
+	if !errors.Is(err, gates.ErrRefused) || !strings.Contains(err.Error(), "syncWindow: prod closed") {
+		t.Fatalf("want the sync window's refusal, got %v", err)
+	}
+	if strings.Contains(err.Error(), "sourceHealthy") || strings.Contains(err.Error(), "minSoak") {
+		t.Errorf("health gates applied to a rollback: %v", err)
+	}
+	p = rollback()
+	if err := GatesFor(checker, map[string]string{"syncWindow": "CAB-8 rollback"}, "alice")(context.Background(),
+		GateCommits{Base: base, Source: base}, p); err != nil {
+		t.Fatalf("overridden: %v", err)
+	}
+	msg := p.Message(base.String())
+	for _, want := range []string{"chore(prod): roll back to " + shas[0][:12] + " [skip ci]\n", "Rolled-Back-To: " + shas[0] + "\n",
+		"Rollback-Reason: bad release\n", "Gate-Overridden: syncWindow by alice: CAB-8 rollback\n"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/patch"
+	"github.com/gitops-promote/gitops-promote/internal/rejected"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -63,7 +64,7 @@ type Note struct {
 
 // Plan is the complete, policy-checked set of edits of one promotion or pin.
 type Plan struct {
-	Verb   string // "promote" or "pin"
+	Verb   string // "promote", "pin" or "rollback"
 	From   string // source env; "" for pin
 	To     string
 	Only   []string
@@ -77,6 +78,16 @@ type Plan struct {
 	OrderingIgnored int
 	// Gates is the gate report of a promotion (see Gate); nil when none ran.
 	Gates *gates.Report
+	// Rollback is what a rollback's commit records; nil for other verbs.
+	Rollback *RollbackInfo
+	// Reject is the entry a reject or unreject adds or removes.
+	Reject *rejected.Entry
+	// RejectedOverrides record rejected values put in anyway
+	// ("ledger-node.api.chartVersion@1.4.0 by alice: reason").
+	RejectedOverrides []string
+	// rebuild, when set, plans the same change on another tree instead of
+	// re-applying the edits (a whole-file change: the rejected list).
+	rebuild func(fs.FS) (*Plan, error)
 	// parsed keeps the files the plan located its edits in, so that
 	// materialize edits them without parsing them again.
 	parsed map[string]*patch.File

@@ -17,8 +17,11 @@ var ErrConflict = errors.New("field changed concurrently")
 // edited) or already hold the new one (it is skipped); anything else is
 // an ErrConflict naming the field.
 func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
+	if old.rebuild != nil {
+		return old.rebuild(fsys)
+	}
 	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts, OrderingIgnored: old.OrderingIgnored,
-		Old: map[string][]byte{}, New: map[string][]byte{}}
+		Rollback: old.Rollback, RejectedOverrides: old.RejectedOverrides, Old: map[string][]byte{}, New: map[string][]byte{}}
 	for _, e := range old.Edits {
 		f := p.parsed[e.File]
 		if f == nil {

@@ -16,6 +16,8 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
+	"github.com/gitops-promote/gitops-promote/internal/history"
+	"github.com/gitops-promote/gitops-promote/internal/rejected"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
 )
 
@@ -36,7 +38,8 @@ type EnvStatus struct {
 	Env           string           `json:"env"`
 	Apps          int              `json:"apps"`
 	LastPromotion *Promotion       `json:"lastPromotion,omitempty"`
-	Health        *gates.EnvHealth `json:"health,omitempty"` // nil without GitLab
+	LastRollback  *Promotion       `json:"lastRollback,omitempty"` // Verb "rollback"
+	Health        *gates.EnvHealth `json:"health,omitempty"`       // nil without GitLab
 	Window        *gates.EnvWindow `json:"window,omitempty"`
 	Drift         []Drift          `json:"drift,omitempty"`
 	Errors        []string         `json:"errors,omitempty"` // what could not be read; the rest still shows
@@ -49,13 +52,16 @@ type Promotion struct {
 	Commit     string    `json:"commit"`
 	When       time.Time `json:"when"`
 	Author     string    `json:"author"`
-	Verb       string    `json:"verb"` // promote or pin
+	Verb       string    `json:"verb"` // promote, pin or rollback
 	From       string    `json:"from,omitempty"`
 	FromCommit string    `json:"fromCommit,omitempty"`
 	Components []string  `json:"components,omitempty"`
 	// Overrides are the gates someone overrode for this promotion (its
 	// Gate-Overridden trailers).
 	Overrides []gates.Override `json:"gateOverrides,omitempty"`
+	// RolledBackTo and Reason are a rollback's trailers.
+	RolledBackTo string `json:"rolledBackTo,omitempty"`
+	Reason       string `json:"reason,omitempty"`
 }
 
 // ComponentStatus is one component across envs.
@@ -73,7 +79,9 @@ type ComponentValue struct {
 	Fields       map[string]string `json:"fields,omitempty"`  // every scalar field
 	Pending      bool              `json:"pending,omitempty"` // the previous env holds other values
 	Drift        bool              `json:"drift,omitempty"`   // a Helm source pins another revision
-	Missing      bool              `json:"missing,omitempty"`
+	// Rejected lists the fields holding a rejected value (promote reject).
+	Rejected []string `json:"rejected,omitempty"`
+	Missing  bool     `json:"missing,omitempty"`
 }
 
 // Drift is a Helm source whose targetRevision is not its env's chartVersion.
@@ -152,6 +160,7 @@ func BuildStatus(ctx context.Context, repo *git.Repo, cfg *config.Config, opt St
 		}
 	}
 	v.Components, v.Pending = componentRows(cfg, files, v.Envs)
+	markRejected(tree, files, v)
 	if opt.GitLab != nil {
 		c := &gates.Checker{Cfg: cfg, Repo: repo, GitLab: &gates.Memo{R: opt.GitLab}, Project: opt.Project,
 			Now: func() time.Time { return opt.Now }}
@@ -197,26 +206,35 @@ func envDetails(tree fs.FS, cfg *config.Config, es *EnvStatus, vf *versions.File
 // subjectRE is compiled on first use, not at init: only status reads
 // history, and every start of promote would pay for it.
 var subjectRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^chore\(([^)]+)\): (promote versions from (\S+)|pin )`)
+	return regexp.MustCompile(`^chore\(([^)]+)\): (promote versions from (\S+)|pin |roll back )`)
 })
 
 // lastPromotions walks the first-parent history from head for our
-// commits (subject and trailers of promote apply and pin), newest first,
-// until every env has one or limit commits were read.
+// commits (subject and trailers of promote apply, pin and rollback),
+// newest first, until every env has a last promotion and a last rollback
+// or limit commits were read.
 func lastPromotions(repo *git.Repo, head plumbing.Hash, cfg *config.Config, envs []EnvStatus, limit int) error {
-	missing := len(envs)
+	missing := 2 * len(envs)
 	err := repo.FirstParentLog(head, limit, func(e git.LogEntry) bool {
 		subject, body, _ := strings.Cut(e.Message, "\n")
 		m := subjectRE().FindStringSubmatch(subject)
 		if m == nil {
 			return true
 		}
+		rollback := m[2] == "roll back "
 		for i := range envs {
-			if envs[i].Env != m[1] || envs[i].LastPromotion != nil {
+			slot := &envs[i].LastPromotion
+			if rollback {
+				slot = &envs[i].LastRollback
+			}
+			if envs[i].Env != m[1] || *slot != nil {
 				continue
 			}
 			p := &Promotion{Commit: e.Hash.String(), When: e.When.UTC(), Author: e.Author.Name, Verb: "pin"}
-			if m[3] != "" {
+			switch {
+			case rollback:
+				p.Verb = "rollback"
+			case m[3] != "":
 				p.Verb, p.From = "promote", m[3]
 			}
 			for _, line := range strings.Split(body, "\n") {
@@ -233,9 +251,13 @@ func lastPromotions(repo *git.Repo, head plumbing.Hash, cfg *config.Config, envs
 					p.Components = strings.Split(val, ", ")
 				case k == "Gate-Overridden":
 					p.Overrides = append(p.Overrides, parseOverride(val))
+				case k == history.TrailerRolledBackTo:
+					p.RolledBackTo = val
+				case k == history.TrailerRollbackReason:
+					p.Reason = val
 				}
 			}
-			envs[i].LastPromotion = p
+			*slot = p
 			missing--
 		}
 		return missing > 0
@@ -330,8 +352,12 @@ func orDefault(n, def int) int {
 // String is the short form of a promotion for tables.
 func (p *Promotion) String() string {
 	from := "pin"
-	if p.Verb == "promote" {
+	switch p.Verb {
+	case "promote":
 		from = "from " + p.From
+	case "rollback":
+		return fmt.Sprintf("%s to %s by %s (%s): %s", p.When.Format("2006-01-02 15:04 MST"), shortSHA(p.RolledBackTo),
+			p.Author, shortSHA(p.Commit), p.Reason)
 	}
 	if p.FromCommit != "" {
 		from += "@" + shortSHA(p.FromCommit)
@@ -344,4 +370,31 @@ func shortSHA(s string) string {
 		return s[:8]
 	}
 	return s
+}
+
+// markRejected marks every component value holding a rejected value; an
+// unreadable rejected list is an error of every env.
+func markRejected(tree fs.FS, files map[string]*versions.File, v *StatusView) {
+	list, err := rejected.Read(tree)
+	if err != nil {
+		for i := range v.Envs {
+			v.Envs[i].Errors = append(v.Envs[i].Errors, oneLine(err.Error()))
+		}
+		return
+	}
+	for i := range v.Components {
+		row := &v.Components[i]
+		for j := range row.Envs {
+			cv := &row.Envs[j]
+			c, ok := componentOf(files[cv.Env], row.Component)
+			if !ok {
+				continue
+			}
+			for _, f := range c.Fields {
+				if _, hit := list.Find(row.Component, f.Key, f.Value); hit {
+					cv.Rejected = append(cv.Rejected, f.Key)
+				}
+			}
+		}
+	}
 }

@@ -15,6 +15,7 @@ const maxProblems = 5
 const (
 	markPending = "*" // the previous env holds other values
 	markDrift   = "!" // a Helm source pins another revision
+	markReject  = "†" // a rejected value (promote reject)
 )
 
 // cell is a component's values in one env: "3.1.0 v2.1.0*".
@@ -34,6 +35,9 @@ func (cv ComponentValue) cell() string {
 	}
 	if cv.Drift {
 		s += markDrift
+	}
+	if len(cv.Rejected) > 0 {
+		s += markReject
 	}
 	return s
 }
@@ -64,6 +68,14 @@ func (es EnvStatus) lastMarkdown() string {
 		s += "<br>⚠️ gate overridden: " + mdEscape(mdText(o))
 	}
 	return s
+}
+
+// rollbackMarkdown is the last rollback's cell, its reason as free text.
+func (es EnvStatus) rollbackMarkdown() string {
+	if es.LastRollback == nil {
+		return "–"
+	}
+	return "↩️ " + mdEscape(mdText(es.LastRollback.String()))
 }
 
 func (es EnvStatus) health() string {
@@ -99,12 +111,16 @@ func WriteStatusTable(w io.Writer, v *StatusView) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "(%s the previous env holds other values: pending promotion; %s a Helm source pins another chart version)\n\n", markPending, markDrift)
+	fmt.Fprintf(w, "(%s the previous env holds other values: pending promotion; %s a Helm source pins another chart version; %s a rejected value)\n\n",
+		markPending, markDrift, markReject)
 	for _, es := range v.Envs {
 		fmt.Fprintf(w, "%s (%d apps)\n", es.Env, es.Apps)
 		fmt.Fprintf(w, "  last promotion: %s\n", es.last())
 		for _, o := range es.overrides() {
 			fmt.Fprintf(w, "    gate overridden: %s\n", o)
+		}
+		if es.LastRollback != nil {
+			fmt.Fprintf(w, "  last rollback:  %s\n", es.LastRollback)
 		}
 		if es.Health != nil {
 			fmt.Fprintf(w, "  health:         %s\n", es.health())
@@ -169,11 +185,12 @@ func WriteStatusMarkdown(w io.Writer, v *StatusView) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "\n%s the previous env holds other values (pending promotion) · %s drift: a Helm source pins another chart version\n\n",
-		"⏳", "⚠️")
-	fmt.Fprintln(w, "| Env | Apps | Last promotion | Health | Sync window |\n|---|---|---|---|---|")
+	fmt.Fprintf(w, "\n%s the previous env holds other values (pending promotion) · %s drift: a Helm source pins another chart version · %s a rejected value\n\n",
+		"⏳", "⚠️", "⛔")
+	fmt.Fprintln(w, "| Env | Apps | Last promotion | Last rollback | Health | Sync window |\n|---|---|---|---|---|---|")
 	for _, es := range v.Envs {
-		fmt.Fprintf(w, "| **%s** | %d | %s | %s | %s |\n", es.Env, es.Apps, es.lastMarkdown(), mdEscape(es.health()), mdEscape(es.window()))
+		fmt.Fprintf(w, "| **%s** | %d | %s | %s | %s | %s |\n", es.Env, es.Apps, es.lastMarkdown(), es.rollbackMarkdown(),
+			mdEscape(es.health()), mdEscape(es.window()))
 	}
 	var details []string
 	for _, es := range v.Envs {
@@ -223,6 +240,9 @@ func mdCell(cv ComponentValue) string {
 	}
 	if cv.Drift {
 		s += " ⚠️"
+	}
+	if len(cv.Rejected) > 0 {
+		s += " ⛔"
 	}
 	return s
 }

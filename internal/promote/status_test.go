@@ -121,6 +121,19 @@ func statusRepo(t *testing.T) (*git.Repo, *config.Config, []string) {
 	run(time.Date(2025, 1, 9, 16, 30, 0, 0, time.UTC), func(fsys, _ fs.FS) (*Plan, error) {
 		return BuildPin(fsys, cfg, PinRequest{Env: "qa", Sets: []KeyValue{{Key: "ledger-node.api.imageTag", Value: "v3.3.0"}}})
 	})
+	// preprod's api goes back: the health gate preprod has does not
+	// apply to a rollback, so nothing is overridden.
+	rollbackHead, _ := repo.Head()
+	rb, err := ResolveRollback(repo, cfg, rollbackHead.Hash, RollbackRequest{Env: "preprod", Only: []string{"ledger-node.api"},
+		Reason: "LEDGER-901: 5xx after 1.4.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(time.Date(2025, 1, 10, 8, 15, 0, 0, time.UTC), func(fsys, _ fs.FS) (*Plan, error) { return rb.Build(fsys, cfg) })
+	// the worker chart that qa and preprod run is rejected: status marks it
+	run(time.Date(2025, 1, 10, 8, 30, 0, 0, time.UTC), func(fsys, _ fs.FS) (*Plan, error) {
+		return BuildReject(fsys, cfg, RejectRequest{Spec: "ledger-node.worker@0.9.2", Reason: "LEDGER-902: leaks memory"})
+	})
 	return repo, cfg, shas
 }
 
