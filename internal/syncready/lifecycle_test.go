@@ -1,6 +1,9 @@
 package syncready
 
 import (
+	"slices"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
 	"os"
 	"strings"
 	"testing"
@@ -109,5 +112,17 @@ func TestPreexistingAndPolicy(t *testing.T) {
 	got = Apply(got, map[string]string{RuleProjectSource: SeverityOff})
 	if len(got) != 1 || Fails(got, "warning") {
 		t.Errorf("after turning project-source off and with only a preexisting warning: %+v", got)
+	}
+}
+
+// TestRulesKnownToConfig: .promote.yaml's syncReadiness.severity accepts
+// exactly these rule ids.
+func TestRulesKnownToConfig(t *testing.T) {
+	var ids []string
+	for _, r := range Rules {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, config.SyncRules) {
+		t.Errorf("syncready.Rules %v, config.SyncRules %v", ids, config.SyncRules)
 	}
 }
