@@ -21,6 +21,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
 // ErrRender marks a run in which at least one app could not be rendered;
@@ -111,6 +112,11 @@ type pair struct {
 	tracks [3]*render.Tracking
 	notes  [3]string
 	errs   [3]error
+	// objects is what base (0) and head (1) rendered, for the
+	// sync-readiness checks, which run once every app is rendered;
+	// checked says the side was rendered and parsed.
+	objects [2][]syncready.Object
+	checked [2]bool
 	// discoverErr is why discovery failed for this app at either revision.
 	discoverErr string
 	// panicked says, without the panic's value, what panicked in this
@@ -175,6 +181,13 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	var liveErr error
 	if len(liveEnvs) > 0 && len(unfinished) == len(timedOut) {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
+	}
+	skip := make(map[*pair]bool, len(unfinished))
+	for p := range unfinished {
+		skip[p] = true
+	}
+	if rep.Findings, err = d.syncReadiness(envs, pairs, skip); err != nil {
+		return rep, fmt.Errorf("checking sync readiness: %w", err)
 	}
 	rep.Apps = make([]report.App, 0, len(entries))
 	for _, e := range entries {
@@ -368,6 +381,9 @@ func (d *Diff) finish(p *pair) {
 			return
 		}
 		sides[i] = res
+		if i < 2 {
+			p.objects[i], p.checked[i] = objectsOf(res), true
+		}
 	}
 	warnings := asArgoCDSyncs(&sides)
 	var again []diff.Resource

@@ -54,8 +54,16 @@ type Env struct {
 // Check judges every app of e. The error is a bad KubeVersion only.
 func Check(e Env) ([]Finding, error) {
 	var out []Finding
-	for _, a := range e.Apps {
-		out = append(out, projectFindings(e, a)...)
+	switch {
+	case len(e.Projects) == 0 && len(e.Apps) > 0:
+		// A repository that keeps no AppProject (the admin's Argo CD
+		// holds them) cannot be judged; saying so once is no pass.
+		out = append(out, Finding{Rule: RuleProjectMissing, Severity: SeverityInfo, Env: e.Name,
+			Message: fmt.Sprintf("no AppProject in the repository for env %s (looked in %s): the project rules were not checked", e.Name, e.Looked)})
+	default:
+		for _, a := range e.Apps {
+			out = append(out, projectFindings(e, a)...)
+		}
 	}
 	if e.KubeVersion != "" {
 		kube, err := parseVersion(e.KubeVersion)
@@ -87,11 +95,17 @@ func finding(rule, env string, a App, o Object, msg string) Finding {
 func projectFindings(e Env, a App) []Finding {
 	name := orDefault(a.Project, "default")
 	p := e.Projects[name]
-	if p == nil {
+	var out []Finding
+	switch {
+	case p == nil && name == "default":
+		f := finding(RuleProjectMissing, e.Name, a, Object{}, fmt.Sprintf("AppProject default is not in the repository (looked in %s): "+
+			"Argo CD's built-in default, which permits any source, destination and kind, is assumed", e.Looked))
+		f.Severity = SeverityInfo
+		out, p = append(out, f), builtinDefault()
+	case p == nil:
 		return []Finding{finding(RuleProjectMissing, e.Name, a, Object{},
 			fmt.Sprintf("AppProject %s is not in the repository (looked in %s): Argo CD refuses an app of an unknown project", name, e.Looked))}
 	}
-	var out []Finding
 	for _, r := range a.Repos {
 		if !sourcePermitted(p, r) {
 			out = append(out, finding(RuleProjectSource, e.Name, a, Object{},
@@ -214,6 +228,12 @@ func objectOf(a App, key string) Object {
 		}
 	}
 	return Object{}
+}
+
+// builtinDefault is the default project Argo CD creates when none exists.
+func builtinDefault() *Project {
+	return &Project{Name: "default", File: "Argo CD's built-in default", SourceRepos: []string{"*"},
+		Destinations: []Destination{{Server: "*", Namespace: "*"}}, ClusterAllow: []ResourceRule{{Group: "*", Kind: "*"}}}
 }
 
 func orDefault(s, def string) string {

@@ -82,6 +82,26 @@ func TestArgoCDExamples(t *testing.T) {
 			Objects: obj("rbac.authorization.k8s.io/v1", "ClusterRole", "", "r")}, nil},
 		{"unknown project", App{Project: "nope"}, []string{RuleProjectMissing}},
 	}
+	noDefault := map[string]*Project{"my-project": projects["my-project"]}
+	for _, tt := range []struct {
+		name     string
+		projects map[string]*Project
+		app      App
+		want     []string
+	}{
+		{"built-in default assumed", noDefault, App{Server: "https://x", Namespace: "n", Objects: obj("rbac.authorization.k8s.io/v1", "ClusterRole", "", "r")},
+			[]string{RuleProjectMissing + ":info"}},
+		{"no AppProject at all", nil, App{Project: "x"}, []string{RuleProjectMissing + ":info"}},
+	} {
+		fs, err := Check(Env{Name: "qa", Projects: tt.projects, Looked: "testdata", Apps: []App{tt.app}})
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.Rule+":"+f.Severity)
+		}
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, %v, want %v", tt.name, got, err, tt.want)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.app.Name = "app"
