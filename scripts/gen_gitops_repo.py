@@ -332,15 +332,14 @@ def promote_config(envs):
 
 
 def app_project(env, helm_url):
-    """The env's AppProject: this repository and the chart repository, the
-    in-cluster destination, and Namespace the only cluster-scoped kind (the
-    namespace component renders each node's)."""
+    """The env's AppProject, as the non-admin Argo CD's: this repository and
+    the chart repository, any namespace of the in-cluster destination, and
+    no cluster-scoped kind (the charts render none)."""
     return (f"# projects/{env}.yaml\n"
             "apiVersion: argoproj.io/v1alpha1\nkind: AppProject\n"
             f"metadata:\n  name: dlt-{env}\n  namespace: argocd\n"
             f"spec:\n  sourceRepos:\n  - {REPO_URL}\n  - {helm_url}\n"
-            "  destinations:\n  - server: https://kubernetes.default.svc\n    namespace: '*'\n"
-            "  clusterResourceWhitelist:\n  - group: ''\n    kind: Namespace\n")
+            "  destinations:\n  - server: https://kubernetes.default.svc\n    namespace: '*'\n")
 
 
 def write_repo(root, envs, node_count, helm_url):

@@ -26,6 +26,7 @@ type options struct {
 	legacyOutputFile string // the old --output FILE
 	detailedExitCode bool
 	failOn           string // --fail-on: error, warning or never
+	all              bool   // --all: render and check every app's head
 	chartsDir        string
 	cacheDir         string
 	post             bool

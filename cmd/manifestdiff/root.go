@@ -101,6 +101,7 @@ whole report is written.`,
 	fs.StringVar(&o.reportURL, "report-url", "", "`URL` of this run's HTML report as published (a job artifact): the markdown note links every app to its place there "+
 		"(default with -o html --output-file FILE --post in GitLab CI: $CI_JOB_URL/artifacts/file/FILE)")
 	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when any app is added, removed or changed (0 when none, 1 on errors)")
+	fs.BoolVar(&o.all, "all", false, "also render the head revision of every unchanged app, for the sync-readiness checks (the diff is the same)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when the change adds a sync-readiness finding of `SEVERITY` or worse: error, warning, or never")
 	fs.BoolVar(&o.post, "post", false, "edit the merge request's note to hold the markdown report (GitLab CI merge request pipelines)")
 	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts (<chart>-<version>.tgz) from `DIR` only, fully offline")

@@ -3,16 +3,20 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // qaProject permits the fleet's qa apps: this repository, the loopback
-// chart repository, in-cluster ledger-* namespaces and argocd (the root
+// chart repository (its exact URL: Argo CD cannot normalize a glob in the
+// port, "http://127.0.0.1:*", and such a pattern permits nothing), in-cluster ledger-* namespaces and argocd (the root
 // app's), Namespaces only among
 // cluster-scoped kinds, no ResourceQuota.
-const qaProject = `apiVersion: argoproj.io/v1alpha1
+func qaProject(chartURL string) string {
+	return `apiVersion: argoproj.io/v1alpha1
 kind: AppProject
 metadata:
   name: ledger-qa
@@ -20,7 +24,7 @@ metadata:
 spec:
   sourceRepos:
   - https://gitlab.example.com/platform/ledger-fleet.git
-  - http://127.0.0.1:*
+  - ` + chartURL + `
   destinations:
   - server: https://kubernetes.default.svc
     namespace: 'ledger-*'
@@ -33,6 +37,7 @@ spec:
   - group: ''
     kind: ResourceQuota
 `
+}
 
 // directoryApp is a qa Application rendering the plain manifests of dir.
 func directoryApp(name, project, dir string) string {
@@ -62,7 +67,7 @@ const sharedConfigMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sha
 // exits 1 after writing the report, 0 with --fail-on never.
 func TestWillNotSync(t *testing.T) {
 	f := newFleet(t)
-	f.write(t, "projects/qa.yaml", qaProject)
+	f.write(t, "projects/qa.yaml", qaProject(f.Charts.URL))
 	f.edit(t, ".promote.yaml", "ordering:", "appProjects: [\"projects/{env}.yaml\"]\n"+
 		"syncReadiness: {kubeVersions: {qa: '1.24'}}\nordering:")
 	f.write(t, "argocd/qa/app-extra.yaml", directoryApp("extra-qa", "ledger-qa", "extra/qa"))
@@ -126,5 +131,65 @@ func TestWillNotSync(t *testing.T) {
 	}
 	if !strings.Contains(r.out, "projects/qa.yaml:") {
 		t.Errorf("no finding names the AppProject's file:line:\n%s", r.out)
+	}
+}
+
+// TestWillNotSyncAll: a change to an AppProject alone changes no app's
+// inputs, so only --all renders the apps it now refuses.
+func TestWillNotSyncAll(t *testing.T) {
+	f := newFleet(t)
+	f.write(t, "projects/qa.yaml", qaProject(f.Charts.URL))
+	f.edit(t, ".promote.yaml", "ordering:", "appProjects: [\"projects/{env}.yaml\"]\nordering:")
+	f.commit(t, "qa: an AppProject")
+	f.edit(t, "projects/qa.yaml", "namespace: 'ledger-*'", "namespace: 'ledger-node-*'")
+	f.commit(t, "qa: ledger-node-* namespaces only")
+
+	r := f.run(t, nil, "--base", "HEAD~1", "--head", "HEAD", "--env", "qa", "-o", "json")
+	if r.code != 0 || strings.Contains(r.out, `"findings"`) {
+		t.Fatalf("without --all no app renders: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	r = f.run(t, nil, "--base", "HEAD~1", "--head", "HEAD", "--env", "qa", "-o", "json", "--all")
+	var doc struct {
+		Apps []struct {
+			Status string `json:"status"`
+		} `json:"apps"`
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 1 || len(doc.Findings) != 1 || doc.Findings[0]["rule"] != "project-destination" ||
+		doc.Findings[0]["app"] != "ledger-gateway-qa" || doc.Findings[0]["preexisting"] != nil {
+		t.Fatalf("--all: exit %d, findings %v\n%s", r.code, doc.Findings, r.errOut)
+	}
+	for _, a := range doc.Apps {
+		if a.Status != "unchanged" {
+			t.Errorf("--all changed the diff: an app is %s", a.Status)
+		}
+	}
+}
+
+// TestGeneratedRepoSyncs: the bench generator's 12-node repository, its
+// AppProjects included, has no sync-readiness error or warning.
+func TestGeneratedRepoSyncs(t *testing.T) {
+	out := t.TempDir()
+	gen := exec.Command("python3", "../../scripts/gen_gitops_repo.py", "--out", out, "--nodes", "12", "--git", "--scenario", "promote-prod")
+	if b, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("generator: %v\n%s", err, b)
+	}
+	f := &fleet{Dir: filepath.Join(out, "repo")}
+	r := f.run(t, nil, "--base", "HEAD~1", "--head", "HEAD", "-o", "json", "--all", "--fail-on", "warning",
+		"--charts-dir", filepath.Join(out, "charts"))
+	var doc struct {
+		Findings []map[string]any `json:"findings"`
+		Summary  struct {
+			Apps int `json:"apps"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.errOut)
+	}
+	if r.code != 0 || len(doc.Findings) != 0 || doc.Summary.Apps != 153 {
+		t.Fatalf("exit %d, %d apps, findings %v\n%s", r.code, doc.Summary.Apps, doc.Findings, r.errOut)
 	}
 }

@@ -67,6 +67,10 @@ type Diff struct {
 	// warnings, deprecated kustomization fields. Base renders stay silent:
 	// a reviewer acts on what the merge request leaves. nil drops them.
 	Log *slog.Logger
+	// CheckAll renders the head revision of every app, its inputs changed
+	// or not, for the sync-readiness checks (--all); an unchanged app
+	// stays unchanged in the diff.
+	CheckAll bool
 	// Shard, if set (Total > 1), diffs only the apps of shard Index of
 	// Total (1-based; see InShard), and the report says so for
 	// report.Merge. Live comparisons are never sharded.
@@ -347,6 +351,9 @@ func (d *Diff) planPair(p *pair, known [2]*sideKey) []int {
 			// fields must be told from live changes
 			return []int{1, 2}
 		}
+		if d.CheckAll {
+			return []int{1} // for the sync-readiness checks only
+		}
 		return nil
 	}
 	return []int{0, 1, 2}
@@ -354,7 +361,11 @@ func (d *Diff) planPair(p *pair, known [2]*sideKey) []int {
 
 // finish turns a pair's renders into its report entry.
 func (d *Diff) finish(p *pair) {
-	if p.result.Status == report.StatusError || p.result.Status == report.StatusUnchanged {
+	if p.result.Status == report.StatusUnchanged {
+		d.unchangedObjects(p)
+		return
+	}
+	if p.result.Status == report.StatusError {
 		return
 	}
 	for i, err := range p.errs {

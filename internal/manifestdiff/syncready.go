@@ -7,6 +7,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/render"
+	"github.com/gitops-promote/gitops-promote/internal/report"
 	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
@@ -98,4 +99,29 @@ func readyApp(a *argo.App, objects []syncready.Object, rendered bool) syncready.
 		ra.Repos = append(ra.Repos, s.RepoURL)
 	}
 	return ra
+}
+
+// unchangedObjects keeps the objects of an unchanged app whose head was
+// rendered (for --live or CheckAll): its inputs are the same at base, so
+// base rendered the same objects, and a finding only base's AppProjects
+// or Kubernetes version would not give is new. Under CheckAll, a head
+// that fails to render or parse is the app's error: it cannot be checked.
+func (d *Diff) unchangedObjects(p *pair) {
+	if p.manifests[1] == nil && p.errs[1] == nil {
+		return
+	}
+	err := p.errs[1]
+	var res []diff.Resource
+	if err == nil {
+		res, err = parseManifests(p.manifests[1], appNamespace(p, 1), p.tracks[1])
+	}
+	if err != nil {
+		if d.CheckAll && !d.live[p.env] {
+			p.result.Status = report.StatusError
+			p.result.Error = oneLine(fmt.Sprintf("env %s, app %s: rendering for the sync-readiness checks: %v", p.env, p.name, err))
+		}
+		return
+	}
+	objs := objectsOf(res)
+	p.objects, p.checked = [2][]syncready.Object{objs, objs}, [2]bool{true, true}
 }

@@ -132,6 +132,7 @@ func TestNormalizeRepo(t *testing.T) {
 		{"git@gitlab.com:group/repo.git", "git@gitlab.com/group/repo"},
 		{"ssh://git@gitlab.com/group/repo", "git@gitlab.com/group/repo"},
 		{"ssh://git@github.com:argoproj/test", ""},
+		{"http://127.0.0.1:*", ""}, // a glob in the port does not parse: the pattern permits nothing
 	}
 	for _, tt := range tests {
 		if got := normalizeRepo(tt.in); got != tt.want {
