@@ -42,7 +42,7 @@ func (d *Diff) syncReadiness(envs []string, pairs []*pair, skip map[*pair]bool) 
 		}
 	}
 	sev := d.Config.SyncReadiness.Severity
-	found := syncready.MarkPreexisting(syncready.Apply(head, sev), syncready.Apply(base, sev))
+	found := syncready.MarkPreexisting(syncready.Apply(head, sev), syncready.Apply(base, sev), envs)
 	for i := range found {
 		f := &found[i]
 		f.Message, f.Name, f.Namespace = d.cleanText(f.Message), d.cleanText(f.Name), d.cleanText(f.Namespace)
@@ -72,13 +72,6 @@ func (d *Diff) readyEnv(env string, side int, pairs []*pair, skip map[*pair]bool
 	if e.KubeVersion == "" {
 		e.KubeVersion = render.DefaultKubeVersion() // what the charts were rendered for
 	}
-	files, err := cfg.AppProjectFiles(s.FS, env)
-	if err != nil {
-		return e, fmt.Errorf("env %s at %s: AppProjects: %w", env, s.Name, err)
-	}
-	if e.Projects, err = syncready.ReadProjects(s.FS, files); err != nil {
-		e.Looked += fmt.Sprintf(" (unreadable at %s: %s)", s.Name, oneLine(err.Error()))
-	}
 	for _, p := range pairs {
 		app := p.head
 		if side == 0 {
@@ -88,6 +81,16 @@ func (d *Diff) readyEnv(env string, side int, pairs []*pair, skip map[*pair]bool
 			continue
 		}
 		e.Apps = append(e.Apps, readyApp(app, p.objects[side], p.checked[side]))
+	}
+	if len(e.Apps) == 0 {
+		return e, nil // nothing rendered in env: its AppProjects are not read
+	}
+	files, err := cfg.AppProjectFiles(s.FS, env)
+	if err != nil {
+		return e, fmt.Errorf("env %s at %s: AppProjects: %w", env, s.Name, err)
+	}
+	if e.Projects, err = syncready.ReadProjects(s.FS, files); err != nil {
+		e.Unreadable = fmt.Sprintf("unreadable at %s: %s", s.Name, oneLine(err.Error()))
 	}
 	return e, nil
 }

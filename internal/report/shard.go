@@ -112,7 +112,7 @@ func Merge(shards []Report) (Report, error) {
 	if len(missing) > 0 {
 		return Report{}, fmt.Errorf("missing shard %s: %w", strings.Join(missing, ", "), ErrShards)
 	}
-	syncready.Sort(out.Findings)
+	syncready.Order(out.Findings, first.Shard.Envs)
 	rank := map[string]int{}
 	for i, e := range first.Shard.Envs {
 		rank[e] = i

@@ -45,6 +45,9 @@ type Env struct {
 	// message.
 	Projects map[string]*Project
 	Looked   string
+	// Unreadable says which AppProject files did not parse: a project
+	// they may hold is then missing, never assumed absent on purpose.
+	Unreadable string
 	// KubeVersion is the env's Kubernetes version ("1.31"); "" skips the
 	// api-* rules.
 	KubeVersion string
@@ -55,7 +58,7 @@ type Env struct {
 func Check(e Env) ([]Finding, error) {
 	var out []Finding
 	switch {
-	case len(e.Projects) == 0 && len(e.Apps) > 0:
+	case len(e.Projects) == 0 && len(e.Apps) > 0 && e.Unreadable == "":
 		// A repository that keeps no AppProject (the admin's Argo CD
 		// holds them) cannot be judged; saying so once is no pass.
 		out = append(out, Finding{Rule: RuleProjectMissing, Severity: SeverityInfo, Env: e.Name,
@@ -97,6 +100,9 @@ func projectFindings(e Env, a App) []Finding {
 	p := e.Projects[name]
 	var out []Finding
 	switch {
+	case p == nil && e.Unreadable != "":
+		return []Finding{finding(RuleProjectMissing, e.Name, a, Object{},
+			fmt.Sprintf("AppProject %s is not in the readable files of the repository (looked in %s; %s)", name, e.Looked, e.Unreadable))}
 	case p == nil && name == "default":
 		f := finding(RuleProjectMissing, e.Name, a, Object{}, fmt.Sprintf("AppProject default is not in the repository (looked in %s): "+
 			"Argo CD's built-in default, which permits any source, destination and kind, is assumed", e.Looked))

@@ -89,8 +89,9 @@ func rank(severity string) int {
 }
 
 // MarkPreexisting marks each finding of head that base also has, and sorts
-// head: new findings first, then by severity, env, app, object and rule.
-func MarkPreexisting(head, base []Finding) []Finding {
+// head (see Order): new findings first, then by severity, env, app,
+// object and rule.
+func MarkPreexisting(head, base []Finding, envs []string) []Finding {
 	had := make(map[string]bool, len(base))
 	for _, f := range base {
 		had[f.key()] = true
@@ -98,13 +99,23 @@ func MarkPreexisting(head, base []Finding) []Finding {
 	for i := range head {
 		head[i].Preexisting = had[head[i].key()]
 	}
-	Sort(head)
+	Order(head, envs)
 	return head
 }
 
 // Sort orders findings as every output lists them: new before
-// preexisting, errors first, then env, app, object, rule.
-func Sort(fs []Finding) {
+// preexisting, errors first, then env (by name), app, object, rule.
+func Sort(fs []Finding) { Order(fs, nil) }
+
+// Order is Sort with envs in the order given (the report's), any other
+// after them by name.
+func Order(fs []Finding, envs []string) {
+	envRank := func(e string) int {
+		if i := slices.Index(envs, e); i >= 0 {
+			return i
+		}
+		return len(envs)
+	}
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		if a.Preexisting != b.Preexisting {
 			if a.Preexisting {
@@ -112,7 +123,7 @@ func Sort(fs []Finding) {
 			}
 			return -1
 		}
-		return cmp.Or(cmp.Compare(rank(a.Severity), rank(b.Severity)), cmp.Compare(a.Env, b.Env),
+		return cmp.Or(cmp.Compare(rank(a.Severity), rank(b.Severity)), cmp.Compare(envRank(a.Env), envRank(b.Env)), cmp.Compare(a.Env, b.Env),
 			cmp.Compare(a.App, b.App), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace),
 			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
 	})

@@ -102,7 +102,7 @@ func TestPreexistingAndPolicy(t *testing.T) {
 		{Rule: RuleProjectSource, Severity: SeverityError, Env: "qa", App: "a", Message: "new"},
 	}
 	base := []Finding{{Rule: RuleAPIDeprecated, Severity: SeverityWarning, Env: "qa", App: "a", Kind: "CronJob", Name: "old", Message: "x"}}
-	got := MarkPreexisting(head, base)
+	got := MarkPreexisting(head, base, []string{"qa"})
 	if got[0].Rule != RuleProjectSource || got[0].Preexisting || !got[1].Preexisting {
 		t.Fatalf("order or marks wrong: %+v", got)
 	}

@@ -92,8 +92,13 @@ func TestArgoCDExamples(t *testing.T) {
 		{"built-in default assumed", noDefault, App{Server: "https://x", Namespace: "n", Objects: obj("rbac.authorization.k8s.io/v1", "ClusterRole", "", "r")},
 			[]string{RuleProjectMissing + ":info"}},
 		{"no AppProject at all", nil, App{Project: "x"}, []string{RuleProjectMissing + ":info"}},
+		{"none readable", nil, App{Project: "x"}, []string{RuleProjectMissing + ":error"}},
 	} {
-		fs, err := Check(Env{Name: "qa", Projects: tt.projects, Looked: "testdata", Apps: []App{tt.app}})
+		unreadable := ""
+		if tt.name == "none readable" {
+			unreadable = "projects/qa.yaml: yaml: line 3: mapping values are not allowed in this context"
+		}
+		fs, err := Check(Env{Name: "qa", Projects: tt.projects, Looked: "testdata", Unreadable: unreadable, Apps: []App{tt.app}})
 		var got []string
 		for _, f := range fs {
 			got = append(got, f.Rule+":"+f.Severity)
