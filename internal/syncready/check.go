@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 )
 
 // Object is one rendered object as Argo CD would sync it: Namespace is ""
@@ -115,7 +117,7 @@ func projectFindings(e Env, a App) []Finding {
 	for _, r := range a.Repos {
 		if !sourcePermitted(p, r) {
 			out = append(out, finding(RuleProjectSource, e.Name, a, Object{},
-				fmt.Sprintf("repository %s is not permitted by %s", r, p.where("sourceRepos"))))
+				fmt.Sprintf("repository %s is not permitted by %s", scrub.URL(r), p.where("sourceRepos"))))
 		}
 	}
 	c := resolveCluster(a.Server, a.ByName)

@@ -158,3 +158,22 @@ func TestMessageNamesLine(t *testing.T) {
 		t.Errorf("message %q lacks %q", fs[0].Message, want)
 	}
 }
+
+// A repoURL's credentials never reach a message.
+func TestSourceMessageMasksUserinfo(t *testing.T) {
+	p := permissive()
+	p.SourceRepos = []string{"https://gitlab.com/other/*"}
+	fs, err := Check(Env{Name: "qa", Projects: map[string]*Project{"default": p}, Apps: []App{{Name: "a",
+		Server: "https://x", Namespace: "n", Repos: []string{"https://oauth2:s3cret@gitlab.com/group/x.git"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if strings.Contains(f.Message, "s3cret") {
+			t.Errorf("credential in %q", f.Message)
+		}
+	}
+	if len(fs) != 1 || fs[0].Rule != RuleProjectSource {
+		t.Errorf("the denied source is not reported: %+v", fs)
+	}
+}
