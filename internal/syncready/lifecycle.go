@@ -6,13 +6,17 @@ import (
 	"strings"
 	"sync"
 
+	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
 // The lifecycle of built-in API versions comes from k8s.io/api's generated
 // prerelease-lifecycle methods (zz_generated.prerelease-lifecycle.go of
-// each group version), which every type of client-go's scheme carries:
+// each group version), which every type of client-go's scheme carries, and
+// from k8s.io/apiextensions-apiserver's for CustomResourceDefinitions:
 // when a version was deprecated, when it stops being served, and what
 // replaces it. GA versions carry none and are served for good.
 
@@ -50,18 +54,30 @@ var (
 	groups     map[string]bool // built-in groups the scheme knows
 )
 
+// builtins is client-go's scheme with the CRD types added, made on first
+// use.
+var builtins = sync.OnceValue(func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{scheme.AddToScheme, apiextv1.AddToScheme, apiextv1beta1.AddToScheme} {
+		if err := add(s); err != nil {
+			panic(fmt.Sprintf("registering the built-in API types: %v", err)) // fixed inputs: a broken build
+		}
+	}
+	return s
+})
+
 func lookup(gvk schema.GroupVersionKind) lifecycle {
 	if v, ok := lifecycles.Load(gvk); ok {
 		return v.(lifecycle)
 	}
 	groupsOnce.Do(func() {
 		groups = map[string]bool{}
-		for k := range scheme.Scheme.AllKnownTypes() {
+		for k := range builtins().AllKnownTypes() {
 			groups[k.Group] = true
 		}
 	})
 	lc := lifecycle{groupKnown: groups[gvk.Group]}
-	if obj, err := scheme.Scheme.New(gvk); err == nil {
+	if obj, err := builtins().New(gvk); err == nil {
 		lc.known = true
 		if d, ok := obj.(deprecated); ok {
 			lc.deprecated.major, lc.deprecated.minor = d.APILifecycleDeprecated()
@@ -134,7 +150,7 @@ func replacement(lc lifecycle) string {
 // knownVersion reports whether the scheme has any kind of gv: a kind the
 // scheme lacks in a version it has is no API lifecycle matter.
 func knownVersion(gv schema.GroupVersion) bool {
-	return len(scheme.Scheme.KnownTypes(gv)) > 0
+	return len(builtins().KnownTypes(gv)) > 0
 }
 
 // APIModuleVersion is the k8s.io/api this lifecycle data comes from

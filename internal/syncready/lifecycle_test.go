@@ -24,6 +24,8 @@ func TestAPILifecycle(t *testing.T) {
 		{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema", "1.32", RuleAPIRemoved, "use flowcontrol.apiserver.k8s.io/v1 FlowSchema"},
 		// gone from k8s.io/api altogether: its group is still known
 		{"autoscaling/v2beta2", "HorizontalPodAutoscaler", "1.31", RuleAPIRemoved, "no longer in k8s.io/api v0.37.1"},
+		{"apiextensions.k8s.io/v1beta1", "CustomResourceDefinition", "1.22", RuleAPIRemoved, "use apiextensions.k8s.io/v1 CustomResourceDefinition"},
+		{"apiextensions.k8s.io/v1", "CustomResourceDefinition", "1.31", "", ""},
 		{"apps/v1", "Deployment", "1.31", "", ""},
 		{"v1", "ConfigMap", "1.31", "", ""},
 		{"example.com/v1", "Widget", "1.31", "", ""},
