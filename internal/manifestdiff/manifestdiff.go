@@ -117,10 +117,8 @@ type pair struct {
 	notes  [3]string
 	errs   [3]error
 	// objects is what base (0) and head (1) rendered, for the
-	// sync-readiness checks, which run once every app is rendered;
-	// checked says the side was rendered and parsed.
+	// sync-readiness checks, which run once every app is rendered.
 	objects [2][]syncready.Object
-	checked [2]bool
 	// discoverErr is why discovery failed for this app at either revision.
 	discoverErr string
 	// panicked says, without the panic's value, what panicked in this
@@ -393,7 +391,7 @@ func (d *Diff) finish(p *pair) {
 		}
 		sides[i] = res
 		if i < 2 {
-			p.objects[i], p.checked[i] = objectsOf(res), true
+			p.objects[i] = objectsOf(res)
 		}
 	}
 	warnings := asArgoCDSyncs(&sides)

@@ -80,7 +80,7 @@ func (d *Diff) readyEnv(env string, side int, pairs []*pair, skip map[*pair]bool
 		if p.env != env || app == nil || skip[p] {
 			continue
 		}
-		e.Apps = append(e.Apps, readyApp(app, p.objects[side], p.checked[side]))
+		e.Apps = append(e.Apps, readyApp(app, p.objects[side]))
 	}
 	if len(e.Apps) == 0 {
 		return e, nil // nothing rendered in env: its AppProjects are not read
@@ -95,9 +95,9 @@ func (d *Diff) readyEnv(env string, side int, pairs []*pair, skip map[*pair]bool
 	return e, nil
 }
 
-func readyApp(a *argo.App, objects []syncready.Object, rendered bool) syncready.App {
+func readyApp(a *argo.App, objects []syncready.Object) syncready.App {
 	ra := syncready.App{Name: a.Name, Project: a.Project, Server: a.Server, ByName: a.ByName, Namespace: a.Namespace,
-		Objects: objects, Rendered: rendered}
+		Objects: objects}
 	for _, s := range a.Sources {
 		ra.Repos = append(ra.Repos, s.RepoURL)
 	}
@@ -126,5 +126,5 @@ func (d *Diff) unchangedObjects(p *pair) {
 		return
 	}
 	objs := objectsOf(res)
-	p.objects, p.checked = [2][]syncready.Object{objs, objs}, [2]bool{true, true}
+	p.objects = [2][]syncready.Object{objs, objs}
 }

@@ -33,10 +33,9 @@ type App struct {
 	// Repos are the repoURLs of its sources (ref sources included: Argo
 	// CD checks every source).
 	Repos []string
-	// Objects is what it renders; Rendered is false when it was not
-	// rendered (its objects are then unknown, not none).
-	Objects  []Object
-	Rendered bool
+	// Objects is what it renders (none when it was not rendered: only
+	// its app-level rules apply).
+	Objects []Object
 }
 
 // Env is one env's apps at one revision and where their rules come from.
