@@ -112,7 +112,9 @@ func Merge(shards []Report) (Report, error) {
 	if len(missing) > 0 {
 		return Report{}, fmt.Errorf("missing shard %s: %w", strings.Join(missing, ", "), ErrShards)
 	}
+	// an env's own findings come from every shard that rendered its apps
 	syncready.Order(out.Findings, first.Shard.Envs)
+	out.Findings = slices.Compact(out.Findings)
 	rank := map[string]int{}
 	for i, e := range first.Shard.Envs {
 		rank[e] = i

@@ -88,16 +88,18 @@ func rank(severity string) int {
 	return 2
 }
 
-// MarkPreexisting marks each finding of head that base also has, and sorts
-// head (see Order): new findings first, then by severity, env, app,
-// object and rule.
+// MarkPreexisting marks each app's finding of head that base also has,
+// and sorts head (see Order): new findings first, then by severity, env,
+// app, object and rule. An env's own findings (no app: a note on what
+// could not be checked) are never preexisting, so that every shard of a
+// run says the same of them.
 func MarkPreexisting(head, base []Finding, envs []string) []Finding {
 	had := make(map[string]bool, len(base))
 	for _, f := range base {
 		had[f.key()] = true
 	}
 	for i := range head {
-		head[i].Preexisting = had[head[i].key()]
+		head[i].Preexisting = head[i].App != "" && had[head[i].key()]
 	}
 	Order(head, envs)
 	return head
@@ -125,7 +127,8 @@ func Order(fs []Finding, envs []string) {
 		}
 		return cmp.Or(cmp.Compare(rank(a.Severity), rank(b.Severity)), cmp.Compare(envRank(a.Env), envRank(b.Env)), cmp.Compare(a.Env, b.Env),
 			cmp.Compare(a.App, b.App), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace),
-			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
+			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.APIVersion, b.APIVersion))
 	})
 }
 
