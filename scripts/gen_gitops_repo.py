@@ -10,6 +10,7 @@ The fleet follows the layout our users run (README, docs/architecture.md):
   OUT/repo/envs/<env>/nodes/<node>/values-<component>.yaml
   OUT/repo/argocd/<env>/app-{root,backup,shared-services}.yaml
   OUT/repo/argocd/<env>/appset-<component>.yaml   multi-source Helm ApplicationSets
+  OUT/repo/projects/<env>.yaml                    the env's AppProject (appProjects:)
   OUT/charts/index.yaml + <chart>-<version>.tgz   serve with python3 -m http.server
 
 Envs other than qa, preprod and prod start at prod's versions. --git makes
@@ -326,7 +327,19 @@ def promote_config(envs):
             f"repoURL: {REPO_URL}          # this repository, as Argo CD `ref:` sources name it\n"
             f"environments: [{', '.join(envs)}]       # promotion order: each env is promoted from the one before it\n"
             "versions: versions/{env}.yaml\nmanifests:\n  - argocd/{env}/*.yaml\n"
+            "appProjects:                 # the AppProjects the admin Argo CD applies\n  - projects/{env}.yaml\n"
             "components:                  # versions-file key path -> the Helm chart it pins\n" + comps)
+
+
+def app_project(env, helm_url):
+    """The env's AppProject, as the non-admin Argo CD's: this repository and
+    the chart repository, any namespace of the in-cluster destination, and
+    no cluster-scoped kind (the charts render none)."""
+    return (f"# projects/{env}.yaml\n"
+            "apiVersion: argoproj.io/v1alpha1\nkind: AppProject\n"
+            f"metadata:\n  name: dlt-{env}\n  namespace: argocd\n"
+            f"spec:\n  sourceRepos:\n  - {REPO_URL}\n  - {helm_url}\n"
+            "  destinations:\n  - server: https://kubernetes.default.svc\n    namespace: '*'\n")
 
 
 def write_repo(root, envs, node_count, helm_url):
@@ -344,6 +357,7 @@ def write_repo(root, envs, node_count, helm_url):
             peers = [p for p in nodes if p != node][:3]
             for comp, text in node_value_files(node, peers).items():
                 put(f"{root}/envs/{env}/nodes/{node}/values-{comp}.yaml", text)
+        put(f"{root}/projects/{env}.yaml", app_project(env, helm_url))
         put(f"{root}/argocd/{env}/app-root.yaml", root_app(env))
         for short, chart, wave, ns in ENV_APPS:
             put(f"{root}/argocd/{env}/app-{short}.yaml", env_app(env, short, chart, wave, ns, helm_url))

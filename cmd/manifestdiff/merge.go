@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,9 @@ base and head revisions; anything else is an error and nothing is written.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.merge = args
+			if !slices.Contains(failOnValues, o.failOn) {
+				return cli.Usagef(cmd, "--fail-on %s: must be %s", o.failOn, strings.Join(failOnValues, ", "))
+			}
 			if o.reportURL != "" {
 				if err := checkReportURL(o.reportURL); err != nil {
 					return cli.Usagef(cmd, "--report-url %s: %v", o.reportURL, err)
@@ -52,6 +56,7 @@ base and head revisions; anything else is an error and nothing is written.`,
 	fs.StringVar(&o.reportURL, "report-url", "", "`URL` of the HTML report as published, for the note's links (default with -o html --output-file FILE --post in GitLab CI: $CI_JOB_URL/artifacts/file/FILE)")
 	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when any app is added, removed or changed (0 when none, 1 on errors)")
 	fs.BoolVar(&o.post, "post", false, "edit the merge request's note to hold the markdown report (GitLab CI merge request pipelines)")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when the change adds a sync-readiness finding of `SEVERITY` or worse: error, warning, or never")
 	return cmd
 }
 
@@ -100,6 +105,9 @@ func runMerge(ctx context.Context, o *options, ios *ioStreams, getenv func(strin
 	s := rep.Summary()
 	if s.ByStatus.Error > 0 {
 		return fmt.Errorf("%d app(s) failed to render: %w", s.ByStatus.Error, manifestdiff.ErrRender)
+	}
+	if err := willNotSync(rep, o.failOn); err != nil {
+		return err
 	}
 	if o.detailedExitCode && s.Changed() {
 		return errChanged

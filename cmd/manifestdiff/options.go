@@ -13,6 +13,10 @@ import (
 // formats of -o/--output, the first the default.
 var formats = []string{"diff", "markdown", "json", "html"}
 
+// failOnValues are --fail-on's: the least severity of a new
+// sync-readiness finding that fails the run, or never.
+var failOnValues = []string{"error", "warning", "never"}
+
 type options struct {
 	cli.Globals
 	repo, base, head string
@@ -21,6 +25,8 @@ type options struct {
 	outputFile       string // write the report there instead of stdout
 	legacyOutputFile string // the old --output FILE
 	detailedExitCode bool
+	failOn           string // --fail-on: error, warning or never
+	all              bool   // --all: render and check every app's head
 	chartsDir        string
 	cacheDir         string
 	post             bool
@@ -72,6 +78,9 @@ func (o *options) validate(cmd *cobra.Command) error {
 		if err := checkReportURL(o.reportURL); err != nil {
 			return cli.Usagef(cmd, "--report-url %s: %v", o.reportURL, err)
 		}
+	}
+	if !slices.Contains(failOnValues, o.failOn) {
+		return cli.Usagef(cmd, "--fail-on %s: must be %s", o.failOn, strings.Join(failOnValues, ", "))
 	}
 	if o.shard != "" {
 		if _, err := parseShard(o.shard); err != nil {

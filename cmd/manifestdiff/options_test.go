@@ -35,27 +35,27 @@ func TestParse(t *testing.T) {
 		want       options
 		wantStderr string
 	}{
-		{name: "defaults", args: nil, want: options{Globals: g, output: "diff"}},
+		{name: "defaults", args: nil, want: options{Globals: g, failOn: "error", output: "diff"}},
 		{name: "every flag", args: []string{"--repo", "r", "--base", "b", "--head", "h", "--env", "qa", "--env", "prod",
 			"-o", "json", "--output-file", "o.json", "--detailed-exitcode", "--charts-dir", "c", "--cache-dir", "k", "--post",
-			"--color", "never", "-q"},
-			want: options{Globals: cli.Globals{Color: "never", Quiet: true}, repo: "r", base: "b", head: "h", envs: []string{"qa", "prod"},
+			"--color", "never", "-q", "--all", "--fail-on", "warning"},
+			want: options{Globals: cli.Globals{Color: "never", Quiet: true}, failOn: "warning", all: true, repo: "r", base: "b", head: "h", envs: []string{"qa", "prod"},
 				output: "json", outputFile: "o.json", detailedExitCode: true, chartsDir: "c", cacheDir: "k", post: true}},
 		{name: "live", args: []string{"--live", "--kubeconfig", "kc", "--context", "qa-readonly", "--env", "qa"},
-			want: options{Globals: g, output: "diff", live: true, kubeconfig: "kc", kubeContext: "qa-readonly", envs: []string{"qa"}}},
+			want: options{Globals: g, failOn: "error", output: "diff", live: true, kubeconfig: "kc", kubeContext: "qa-readonly", envs: []string{"qa"}}},
 		{name: "html linked from the note", args: []string{"-o", "html", "--output-file", "r.html", "--post", "--report-url", "https://pages.example.com/g/p/r.html"},
-			want: options{Globals: g, output: "html", outputFile: "r.html", post: true, reportURL: "https://pages.example.com/g/p/r.html"}},
+			want: options{Globals: g, failOn: "error", output: "html", outputFile: "r.html", post: true, reportURL: "https://pages.example.com/g/p/r.html"}},
 		{name: "equals form", args: []string{"--output=markdown", "--base=origin/main", "--env=qa,prod"},
-			want: options{Globals: g, output: "markdown", base: "origin/main", envs: []string{"qa", "prod"}}},
+			want: options{Globals: g, failOn: "error", output: "markdown", base: "origin/main", envs: []string{"qa", "prod"}}},
 		// the old spellings still work, each with a warning on stderr
-		{name: "deprecated --format", args: []string{"--format", "markdown"}, want: options{Globals: g, output: "markdown"},
+		{name: "deprecated --format", args: []string{"--format", "markdown"}, want: options{Globals: g, failOn: "error", output: "markdown"},
 			wantStderr: "manifestdiff: warning: --format is deprecated: use -o/--output\n"},
 		{name: "old --output FILE", args: []string{"--format", "markdown", "--output", "manifest-diff.md"},
-			want: options{Globals: g, output: "markdown", outputFile: "manifest-diff.md", legacyOutputFile: "manifest-diff.md"},
+			want: options{Globals: g, failOn: "error", output: "markdown", outputFile: "manifest-diff.md", legacyOutputFile: "manifest-diff.md"},
 			wantStderr: "manifestdiff: warning: --format is deprecated: use -o/--output\n" +
 				"manifestdiff: warning: --output FILE is deprecated: use --output-file FILE (--output now takes the format, as in kubectl and helm)\n"},
 		{name: "old --output DIR/FILE", args: []string{"--output", "out/report"},
-			want:       options{Globals: g, output: "diff", outputFile: "out/report", legacyOutputFile: "out/report"},
+			want:       options{Globals: g, failOn: "error", output: "diff", outputFile: "out/report", legacyOutputFile: "out/report"},
 			wantStderr: "manifestdiff: warning: --output FILE is deprecated: use --output-file FILE (--output now takes the format, as in kubectl and helm)\n"},
 	}
 	for _, tt := range tests {
@@ -90,6 +90,7 @@ func TestUsageErrors(t *testing.T) {
 		{"verison", `unknown command "verison" (did you mean version?); see 'manifestdiff --help'`},
 		{"--color sometimes", `invalid --color "sometimes": must be auto, always or never`},
 		{"--context qa", "--kubeconfig and --context select the cluster of --live: add --live"},
+		{"--fail-on info", "--fail-on info: must be error, warning, never"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

@@ -69,7 +69,9 @@ comes from the standard kubeconfig rules (--kubeconfig, $KUBECONFIG,
 Exit codes: 0 success, 2 with --detailed-exitcode when anything changed
 (with --live: also an object a sync would change, or drift), 1 on any
 error, including an app that failed to render or an env whose cluster
-could not be reached (every other app and env is still reported).`,
+could not be reached (every other app and env is still reported), and
+when the change adds a sync-readiness error (see --fail-on), after the
+whole report is written.`,
 		Example: `  manifestdiff --base origin/main --head HEAD
   manifestdiff -o markdown --output-file manifest-diff.md --post
   manifestdiff -o html --output-file manifest-diff.html --post
@@ -99,6 +101,8 @@ could not be reached (every other app and env is still reported).`,
 	fs.StringVar(&o.reportURL, "report-url", "", "`URL` of this run's HTML report as published (a job artifact): the markdown note links every app to its place there "+
 		"(default with -o html --output-file FILE --post in GitLab CI: $CI_JOB_URL/artifacts/file/FILE)")
 	fs.BoolVar(&o.detailedExitCode, "detailed-exitcode", false, "exit 2 when any app is added, removed or changed (0 when none, 1 on errors)")
+	fs.BoolVar(&o.all, "all", false, "also render the head revision of every unchanged app, for the sync-readiness checks (the diff is the same)")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when the change adds a sync-readiness finding of `SEVERITY` or worse: error, warning, or never")
 	fs.BoolVar(&o.post, "post", false, "edit the merge request's note to hold the markdown report (GitLab CI merge request pipelines)")
 	fs.StringVar(&o.chartsDir, "charts-dir", "", "read packaged charts (<chart>-<version>.tgz) from `DIR` only, fully offline")
 	fs.StringVar(&o.cacheDir, "cache-dir", "", "cache `DIR`: downloaded charts in DIR, other git repositories in DIR/git (default: gitops-promote/charts and gitops-promote/git under the user cache dir)")

@@ -19,6 +19,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/manifestdiff"
 	"github.com/gitops-promote/gitops-promote/internal/report"
 	reporthtml "github.com/gitops-promote/gitops-promote/internal/report/html"
+	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
 // errChanged makes --detailed-exitcode exit 2.
@@ -81,7 +82,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log,
-		Clean: ios.Secrets.Text, Mask: ios.Secrets.Content, Shard: shard, Rendering: renderingGC(getenv)}
+		Clean: ios.Secrets.Text, Mask: ios.Secrets.Content, Shard: shard, Rendering: renderingGC(getenv), CheckAll: o.all}
 	if o.live {
 		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext,
 			Remember: ios.Secrets.AddCredential}}
@@ -114,11 +115,25 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	if runErr != nil {
 		return runErr
 	}
+	if err := willNotSync(rep, o.failOn); err != nil {
+		return err
+	}
 	s := rep.Summary()
 	if o.detailedExitCode && s.Changed() {
 		return errChanged
 	}
 	return nil
+}
+
+// willNotSync fails a run whose change adds a sync-readiness finding at
+// or above failOn; the report is written by then.
+func willNotSync(rep report.Report, failOn string) error {
+	if !syncready.Fails(rep.Findings, failOn) {
+		return nil
+	}
+	fresh, _ := rep.WillNotSync()
+	return fmt.Errorf("will not sync: the change adds %s (see the report's Will not sync section; --fail-on sets the threshold)",
+		report.FindingCounts(fresh))
 }
 
 // interrupted ends a run a signal cut short. The apps that finished are

@@ -45,6 +45,9 @@ type App struct {
 	Project   string
 	Namespace string // destination namespace
 	Server    string // destination server, or destination name if given
+	// ByName says Server holds destination.name (AppProject destinations
+	// match names and servers apart).
+	ByName bool `json:",omitempty"`
 
 	Annotations, Labels map[string]string
 	Automated           bool // syncPolicy.automated present and not disabled

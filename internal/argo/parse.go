@@ -74,7 +74,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns stri
 		a.Kind = "ApplicationSet"
 	}
 	if spec.Destination.Name != "" {
-		a.Server = spec.Destination.Name
+		a.Server, a.ByName = spec.Destination.Name, true
 	}
 	var err error
 	if a.Automated, a.Prune, err = automated(&spec.SyncPolicy.Automated); err != nil {

@@ -52,6 +52,8 @@ type Config struct {
 	// LocalRepos are the file:// URLs (prefixes) sources may name (see
 	// Trusted).
 	LocalRepos []string `yaml:"localRepos,omitempty"`
+	// SyncReadiness tunes manifestdiff's sync-readiness checks (trusted).
+	SyncReadiness SyncReadiness `yaml:"syncReadiness,omitempty"`
 }
 
 // Component maps a key path of the versions file to the Helm chart whose
@@ -77,6 +79,7 @@ type rawConfig struct {
 	Gates        yaml.Node       `yaml:"gates"`
 	AppProjects  []string        `yaml:"appProjects"`
 	LocalRepos   []string        `yaml:"localRepos"`
+	SyncReady    SyncReadiness   `yaml:"syncReadiness"`
 }
 
 type rawComponent struct {
@@ -121,7 +124,7 @@ func Parse(data []byte) (*Config, error) {
 		RepoURL: raw.RepoURL, Environments: raw.Environments, Versions: raw.Versions,
 		Manifests: raw.Manifests, KubeVersion: raw.KubeVersion, APIVersions: raw.APIVersions, Ignore: raw.Ignore,
 		Ordering: raw.Ordering, Argo: raw.Argo, Live: raw.Live, AppProjects: raw.AppProjects,
-		LocalRepos: raw.LocalRepos,
+		LocalRepos: raw.LocalRepos, SyncReadiness: raw.SyncReady,
 	}
 	comps, err := parseComponents(&raw.Components)
 	if err != nil {
@@ -241,6 +244,9 @@ func (c *Config) validate(at locator) error {
 		return err
 	}
 	if err := c.validateLocalRepos(at); err != nil {
+		return err
+	}
+	if err := c.SyncReadiness.validate(at, c.Environments); err != nil {
 		return err
 	}
 	if err := c.Ordering.Validate(c.Environments); err != nil {

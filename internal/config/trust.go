@@ -37,18 +37,21 @@ type Trusted struct {
 	// LocalRepos are the file:// URLs (prefixes) sources may name; none
 	// by default, since a local path reads this machine, not the forge.
 	LocalRepos []string
+	// SyncReadiness is how sync-readiness findings are judged: a merge
+	// request that could set it could silence its own findings.
+	SyncReadiness SyncReadiness
 }
 
 // TrustedKeys names every trusted setting as written in .promote.yaml, in
 // the order the docs list them.
 var TrustedKeys = []string{"repoURL", "argocd.helm.valuesFileSchemes", "argocd.kustomize.buildOptions",
-	"live", "ignore", "localRepos"}
+	"live", "ignore", "localRepos", "syncReadiness"}
 
 // Trusted returns c's trusted settings.
 func (c *Config) Trusted() Trusted {
 	return Trusted{RepoURL: c.RepoURL, ValuesFileSchemes: c.Argo.Helm.ValuesFileSchemes,
 		BuildOptions: c.Argo.Kustomize.BuildOptions, Live: slices.Clone(c.Live), Ignore: slices.Clone(c.Ignore),
-		LocalRepos: slices.Clone(c.LocalRepos)}
+		LocalRepos: slices.Clone(c.LocalRepos), SyncReadiness: c.SyncReadiness.clone()}
 }
 
 // WithTrusted returns a copy of c whose trusted settings are t.
@@ -58,6 +61,7 @@ func (c *Config) WithTrusted(t Trusted) *Config {
 	out.Argo.Helm.ValuesFileSchemes = t.ValuesFileSchemes
 	out.Argo.Kustomize.BuildOptions = t.BuildOptions
 	out.Live, out.Ignore, out.LocalRepos = slices.Clone(t.Live), slices.Clone(t.Ignore), slices.Clone(t.LocalRepos)
+	out.SyncReadiness = t.SyncReadiness.clone()
 	return &out
 }
 
@@ -68,7 +72,7 @@ func (t Trusted) Changed(o Trusted) []string {
 	var out []string
 	differs := []bool{t.RepoURL != o.RepoURL, !reflect.DeepEqual(t.ValuesFileSchemes, o.ValuesFileSchemes),
 		t.BuildOptions != o.BuildOptions, !slices.Equal(t.Live, o.Live), !slices.Equal(t.Ignore, o.Ignore),
-		!slices.Equal(t.LocalRepos, o.LocalRepos)}
+		!slices.Equal(t.LocalRepos, o.LocalRepos), !t.SyncReadiness.Equal(o.SyncReadiness)}
 	for i, d := range differs {
 		if d {
 			out = append(out, TrustedKeys[i])
@@ -88,14 +92,15 @@ func ParseTrusted(data []byte) (Trusted, error) {
 			Helm      ArgoHelm      `yaml:"helm"`
 			Kustomize ArgoKustomize `yaml:"kustomize"`
 		} `yaml:"argocd"`
-		Live       []LiveEnv `yaml:"live"`
-		Ignore     []string  `yaml:"ignore"`
-		LocalRepos []string  `yaml:"localRepos"`
+		Live       []LiveEnv     `yaml:"live"`
+		Ignore     []string      `yaml:"ignore"`
+		LocalRepos []string      `yaml:"localRepos"`
+		SyncReady  SyncReadiness `yaml:"syncReadiness"`
 	}
 	if err := yaml.Unmarshal(data, &raw); err != nil {
 		return Trusted{}, fmt.Errorf("parsing %s: %s", FileName, oneLine(err))
 	}
-	c := &Config{RepoURL: raw.RepoURL, Live: raw.Live, Ignore: raw.Ignore, LocalRepos: raw.LocalRepos}
+	c := &Config{RepoURL: raw.RepoURL, Live: raw.Live, Ignore: raw.Ignore, LocalRepos: raw.LocalRepos, SyncReadiness: raw.SyncReady}
 	c.Argo.Helm, c.Argo.Kustomize = raw.Argo.Helm, raw.Argo.Kustomize
 	var doc yaml.Node
 	at := locator{}
@@ -106,6 +111,9 @@ func ParseTrusted(data []byte) (Trusted, error) {
 		return Trusted{}, invalid(at.line("repoURL"), "repoURL is required")
 	}
 	if err := c.validateLocalRepos(at); err != nil {
+		return Trusted{}, err
+	}
+	if err := c.SyncReadiness.validate(at, nil); err != nil {
 		return Trusted{}, err
 	}
 	return c.Trusted(), nil

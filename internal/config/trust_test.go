@@ -22,6 +22,7 @@ func TestTrustedRoundTrip(t *testing.T) {
 live: [{env: qa, context: qa-ro}]
 ignore: [metadata.labels]
 localRepos: ["file:///srv/git/"]
+syncReadiness: {kubeVersions: {prod: "1.31"}, severity: {api-deprecated: info}}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +32,7 @@ localRepos: ["file:///srv/git/"]
 live: [{env: qa, context: qa-ro}]
 ignore: [metadata.labels]
 localRepos: ["file:///srv/git/"]
+syncReadiness: {kubeVersions: {prod: "1.31"}, severity: {api-deprecated: info}}
 unknownKeyOfALaterVersion: true
 `))
 	if err != nil {
@@ -45,7 +47,7 @@ unknownKeyOfALaterVersion: true
 		t.Errorf("WithTrusted: %+v", mixed)
 	}
 	if changed := plain.Trusted().Changed(got); !slices.Equal(changed, []string{"argocd.helm.valuesFileSchemes",
-		"argocd.kustomize.buildOptions", "live", "ignore", "localRepos"}) {
+		"argocd.kustomize.buildOptions", "live", "ignore", "localRepos", "syncReadiness"}) {
 		t.Errorf("Changed = %v", changed)
 	}
 	other := got

@@ -30,6 +30,8 @@ func schemaType(name string) (reflect.Type, bool) {
 		return reflect.TypeOf(ArgoKustomize{}), true
 	case "config.ArgoApplicationSet":
 		return reflect.TypeOf(ArgoApplicationSet{}), true
+	case "config.SyncReadiness":
+		return reflect.TypeOf(SyncReadiness{}), true
 	}
 	return nil, false
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/diff"
 	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
 // ErrRender marks a run in which at least one app could not be rendered;
@@ -66,6 +67,10 @@ type Diff struct {
 	// warnings, deprecated kustomization fields. Base renders stay silent:
 	// a reviewer acts on what the merge request leaves. nil drops them.
 	Log *slog.Logger
+	// CheckAll renders the head revision of every app, its inputs changed
+	// or not, for the sync-readiness checks (--all); an unchanged app
+	// stays unchanged in the diff.
+	CheckAll bool
 	// Shard, if set (Total > 1), diffs only the apps of shard Index of
 	// Total (1-based; see InShard), and the report says so for
 	// report.Merge. Live comparisons are never sharded.
@@ -111,6 +116,9 @@ type pair struct {
 	tracks [3]*render.Tracking
 	notes  [3]string
 	errs   [3]error
+	// objects is what base (0) and head (1) rendered, for the
+	// sync-readiness checks, which run once every app is rendered.
+	objects [2][]syncready.Object
 	// discoverErr is why discovery failed for this app at either revision.
 	discoverErr string
 	// panicked says, without the panic's value, what panicked in this
@@ -175,6 +183,13 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 	var liveErr error
 	if len(liveEnvs) > 0 && len(unfinished) == len(timedOut) {
 		liveErr = d.compareLive(ctx, liveEnvs, pairs, &rep)
+	}
+	skip := make(map[*pair]bool, len(unfinished))
+	for p := range unfinished {
+		skip[p] = true
+	}
+	if rep.Findings, err = d.syncReadiness(envs, pairs, skip); err != nil {
+		return rep, fmt.Errorf("checking sync readiness: %w", err)
 	}
 	rep.Apps = make([]report.App, 0, len(entries))
 	for _, e := range entries {
@@ -334,6 +349,9 @@ func (d *Diff) planPair(p *pair, known [2]*sideKey) []int {
 			// fields must be told from live changes
 			return []int{1, 2}
 		}
+		if d.CheckAll {
+			return []int{1} // for the sync-readiness checks only
+		}
 		return nil
 	}
 	return []int{0, 1, 2}
@@ -341,7 +359,11 @@ func (d *Diff) planPair(p *pair, known [2]*sideKey) []int {
 
 // finish turns a pair's renders into its report entry.
 func (d *Diff) finish(p *pair) {
-	if p.result.Status == report.StatusError || p.result.Status == report.StatusUnchanged {
+	if p.result.Status == report.StatusUnchanged {
+		d.unchangedObjects(p)
+		return
+	}
+	if p.result.Status == report.StatusError {
 		return
 	}
 	for i, err := range p.errs {
@@ -368,6 +390,9 @@ func (d *Diff) finish(p *pair) {
 			return
 		}
 		sides[i] = res
+		if i < 2 {
+			p.objects[i] = objectsOf(res)
+		}
 	}
 	warnings := asArgoCDSyncs(&sides)
 	var again []diff.Resource

@@ -7,17 +7,19 @@ import (
 	"io"
 
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
 // jsonReport is the document JSON writes.
 type jsonReport struct {
-	Base     string        `json:"base"`
-	Head     string        `json:"head"`
-	Shard    *Shard        `json:"shard,omitempty"`
-	Pending  []string      `json:"pendingSettings,omitempty"`
-	LiveEnvs []jsonLiveEnv `json:"liveEnvs,omitempty"`
-	Apps     []jsonApp     `json:"apps"`
-	Summary  Summary       `json:"summary"`
+	Base     string              `json:"base"`
+	Head     string              `json:"head"`
+	Shard    *Shard              `json:"shard,omitempty"`
+	Pending  []string            `json:"pendingSettings,omitempty"`
+	Findings []syncready.Finding `json:"findings,omitempty"`
+	LiveEnvs []jsonLiveEnv       `json:"liveEnvs,omitempty"`
+	Apps     []jsonApp           `json:"apps"`
+	Summary  Summary             `json:"summary"`
 }
 
 type jsonApp struct {
@@ -69,6 +71,9 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //	{
 //	  "base": "<rev>", "head": "<rev>",
 //	  "pendingSettings": ["repoURL", ...] (only when the head revision changes a trusted setting),
+//	  "findings": [{"rule": "...", "severity": "error|warning|info", "env": "...", "app": "...",
+//	    "apiVersion": "...", "kind": "...", "namespace": "...", "name": "...", "message": "...",
+//	    "preexisting": true (only when the base revision had it)}] (only when there are any; see syncready),
 //	  "apps": [{
 //	    "env": "...", "name": "...", "status": "added|removed|changed|unchanged|error",
 //	    "error": "... (status error only)", "notRendered": "... (if skipped)",
@@ -106,6 +111,9 @@ func JSON(w io.Writer, r Report) error {
 	}
 	if len(r.PendingSettings) > 0 {
 		j.field("pendingSettings", r.PendingSettings, true)
+	}
+	if len(r.Findings) > 0 {
+		j.field("findings", r.Findings, true)
 	}
 	if live := toJSONLiveEnvs(r.LiveEnvs); len(live) > 0 {
 		j.field("liveEnvs", live, true)

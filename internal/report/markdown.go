@@ -38,6 +38,7 @@ func Markdown(w io.Writer, r Report) error { return MarkdownWith(w, r, MarkdownO
 func MarkdownWith(w io.Writer, r Report, opt MarkdownOptions) error {
 	var b bytes.Buffer
 	b.WriteString(Marker + "\n")
+	writeWillNotSync(&b, r)
 	writePending(&b, r)
 	writeFailures(&b, r)
 	fmt.Fprintf(&b, "### Manifest diff %s → %s\n\n", code(r.Base), code(r.Head))

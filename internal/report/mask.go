@@ -47,6 +47,7 @@ func (r *Report) MaskContent(mask func(string) string) {
 	for i := range r.LiveEnvs {
 		r.LiveEnvs[i].MaskContent(mask)
 	}
+	maskSyncFindings(r.Findings, mask)
 }
 
 // MaskContent masks an env's name, cluster, error and findings.

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
 // App statuses.
@@ -56,6 +57,9 @@ type Report struct {
 	// rendered both revisions with the target branch's values, and the
 	// change takes effect after merge.
 	PendingSettings []string
+	// Findings are what Argo CD would refuse or break at sync in the
+	// apps the run rendered (see syncready): new ones first, errors first.
+	Findings []syncready.Finding
 }
 
 // AppStatus derives changed or unchanged from an app's resource diffs, for

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gitops-promote/gitops-promote/internal/diff"
+	"github.com/gitops-promote/gitops-promote/internal/syncready"
 )
 
 // ErrShards marks shard reports that do not make one whole report.
@@ -38,7 +39,8 @@ func ReadShard(r io.Reader, name string) (Report, error) {
 	if len(doc.LiveEnvs) > 0 {
 		return Report{}, fmt.Errorf("%s: has a live comparison, which is never sharded: %w", name, ErrShards)
 	}
-	rep := Report{Base: doc.Base, Head: doc.Head, Shard: doc.Shard, PendingSettings: doc.Pending, Apps: make([]App, 0, len(doc.Apps))}
+	rep := Report{Base: doc.Base, Head: doc.Head, Shard: doc.Shard, PendingSettings: doc.Pending, Findings: doc.Findings,
+		Apps: make([]App, 0, len(doc.Apps))}
 	for _, ja := range doc.Apps {
 		if ja.Live != nil {
 			return Report{}, fmt.Errorf("%s: app %s/%s has a live comparison, which is never sharded: %w", name, ja.Env, ja.Name, ErrShards)
@@ -88,6 +90,7 @@ func Merge(shards []Report) (Report, error) {
 			return Report{}, fmt.Errorf("shard %d/%d given twice: %w", s.Shard.Index, total, ErrShards)
 		}
 		seen[s.Shard.Index] = true
+		out.Findings = append(out.Findings, s.Findings...)
 		for _, a := range s.Apps {
 			if !slices.Contains(first.Shard.Envs, a.Env) {
 				return Report{}, fmt.Errorf("shard %d/%d: app %s/%s of an env the run did not diff: %w", s.Shard.Index, total, a.Env, a.Name, ErrShards)
@@ -109,6 +112,9 @@ func Merge(shards []Report) (Report, error) {
 	if len(missing) > 0 {
 		return Report{}, fmt.Errorf("missing shard %s: %w", strings.Join(missing, ", "), ErrShards)
 	}
+	// an env's own findings come from every shard that rendered its apps
+	syncready.Order(out.Findings, first.Shard.Envs)
+	out.Findings = slices.Compact(out.Findings)
 	rank := map[string]int{}
 	for i, e := range first.Shard.Envs {
 		rank[e] = i

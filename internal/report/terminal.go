@@ -37,6 +37,7 @@ func (p painter) paint(style, s string) string {
 func Diff(w io.Writer, r Report, color bool) error {
 	p := painter(color)
 	var b bytes.Buffer
+	writeWillNotSyncTerminal(&b, p, r)
 	if failed := r.failed(); len(failed) > 0 {
 		names := make([]string, len(failed))
 		for i, a := range failed {

@@ -42,6 +42,7 @@ type page struct {
 	Apps        int      // every app of the report
 	Warnings    []string // envs the live diff could not compare
 	Live        *liveView
+	WillNotSync *willNotSync // sync-readiness errors and warnings, at the top
 }
 
 type appRef struct {
@@ -102,6 +103,7 @@ func build(r report.Report) page {
 	s := r.Summary()
 	p := page{Base: r.Base, Head: r.Head, Headline: headline(s), Resources: s.Resources, Apps: s.Apps}
 	p.Statuses = statuses(r)
+	p.WillNotSync = buildWillNotSync(r)
 	shared, groupOf := r.SharedChanges()
 	for i, sh := range shared {
 		sv := sharedView{Anchor: report.SharedAnchor(i), Shown: ref(sh.App), Res: bd.resource(sh.App, sh.Res)}
