@@ -32,7 +32,9 @@ func (p painter) paint(style, s string) string {
 }
 
 // Diff writes a unified diff of every changed resource, with a header per
-// app and per resource. Colours are ANSI escapes, used only when color is
+// app and per resource, in the story's order (see Story): a line per env
+// of what moved, the apps with changes beyond the moves, then under one
+// header with counts the apps whose every change follows the moves. Colours are ANSI escapes, used only when color is
 // true.
 func Diff(w io.Writer, r Report, color bool) error {
 	p := painter(color)
@@ -52,10 +54,25 @@ func Diff(w io.Writer, r Report, color bool) error {
 	if !s.anyChange() && s.Errors == 0 && s.NotRendered == 0 {
 		b.WriteString("No changes.\n")
 	}
+	st := r.Story()
+	for _, em := range st.Moves {
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold, terminalLine("moved in "+em.Env+": "+MoveLine(em))))
+	}
 	for _, g := range r.ordered() {
 		for _, a := range g.Apps {
-			if visible(a) {
+			if visible(a) && !st.MechanicalApp(a) {
 				writeTerminalApp(&b, p, a)
+			}
+		}
+	}
+	if c := st.Mechanical; c.Apps > 0 {
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== %d %s whose every change follows the version moves (%s)",
+			c.Apps, plural(c.Apps, "app", "apps"), LineTally(c))))
+		for _, g := range r.ordered() {
+			for _, a := range g.Apps {
+				if st.MechanicalApp(a) {
+					writeTerminalApp(&b, p, a)
+				}
 			}
 		}
 	}

@@ -42,6 +42,21 @@ type page struct {
 	Apps        int      // every app of the report
 	Warnings    []string // envs the live diff could not compare
 	Live        *liveView
+	// Moves and Mech tell the story as the note does (report.Story):
+	// what moved, first; the apps whose every change follows the moves,
+	// folded, last.
+	Moves []moveView
+	Mech  *mechView
+}
+
+type moveView struct{ Env, Line string }
+
+// mechView is the folded part: the shared changes and the apps whose
+// every change follows the version moves.
+type mechView struct {
+	Summary string
+	Shared  []sharedView
+	Envs    []envView
 }
 
 type appRef struct {
@@ -84,6 +99,7 @@ type resView struct {
 	// shown once, under that anchor.
 	Shared      string
 	SharedCount int
+	SharedMech  bool // the shared change is shown in the folded part
 }
 
 type sharedView struct {
@@ -102,6 +118,14 @@ func build(r report.Report) page {
 	s := r.Summary()
 	p := page{Base: r.Base, Head: r.Head, Headline: headline(s), Resources: s.Resources, Apps: s.Apps}
 	p.Statuses = statuses(r)
+	st := r.Story()
+	for _, em := range st.Moves {
+		p.Moves = append(p.Moves, moveView{Env: em.Env, Line: report.MoveLine(em)})
+	}
+	if c := st.Mechanical; c.Any() {
+		p.Mech = &mechView{Summary: fmt.Sprintf("%d %s in %d %s (%s)", c.Resources, plural(c.Resources, "resource", "resources"),
+			c.Apps, plural(c.Apps, "app", "apps"), report.LineTally(c))}
+	}
 	shared, groupOf := r.SharedChanges()
 	for i, sh := range shared {
 		sv := sharedView{Anchor: report.SharedAnchor(i), Shown: ref(sh.App), Res: bd.resource(sh.App, sh.Res)}
@@ -109,12 +133,17 @@ func build(r report.Report) page {
 		for _, a := range sh.Apps[1:] {
 			sv.Others = append(sv.Others, ref(a))
 		}
+		if sh.Mechanical && p.Mech != nil {
+			p.Mech.Shared = append(p.Mech.Shared, sv)
+			continue
+		}
 		p.Shared = append(p.Shared, sv)
 	}
 	sections := 0
 	totals := map[string]int{}
 	for _, e := range r.Envs() {
 		ev := envView{Name: e.Name, Anchor: report.EnvAnchor(e.Name)}
+		mech := envView{Name: e.Name, Anchor: report.MechanicalAnchor + "/" + report.EnvAnchor(e.Name)}
 		n := map[string]int{}
 		for _, a := range e.Apps {
 			n[a.Status]++
@@ -131,11 +160,18 @@ func build(r report.Report) page {
 				ev.Unchanged = append(ev.Unchanged, ref(a))
 				continue
 			}
-			ev.Apps = append(ev.Apps, bd.app(a, shared, groupOf))
 			sections++
+			if st.MechanicalApp(a) {
+				mech.Apps = append(mech.Apps, bd.app(a, shared, groupOf))
+				continue
+			}
+			ev.Apps = append(ev.Apps, bd.app(a, shared, groupOf))
 		}
 		ev.Counts = counts(p.Statuses, n)
 		p.Envs = append(p.Envs, ev)
+		if len(mech.Apps) > 0 {
+			p.Mech.Envs = append(p.Mech.Envs, mech)
+		}
 	}
 	p.Total = envView{Name: "all", Counts: counts(p.Statuses, totals)}
 	p.Warnings = report.LiveWarnings(r)
@@ -160,8 +196,24 @@ func build(r report.Report) page {
 				p.Envs[i].Apps[j].Open = true
 			}
 		}
+		if p.Mech != nil {
+			openMech(p.Mech)
+		}
 	}
 	return p
+}
+
+// openMech opens everything in the folded part, for a small report; the
+// part itself stays folded.
+func openMech(m *mechView) {
+	for i := range m.Shared {
+		m.Shared[i].Open = true
+	}
+	for i := range m.Envs {
+		for j := range m.Envs[i].Apps {
+			m.Envs[i].Apps[j].Open = true
+		}
+	}
 }
 
 func statuses(r report.Report) []string {
@@ -195,7 +247,8 @@ func (bd *builder) app(a report.App, shared []report.Shared, groupOf func(report
 	for _, rd := range res {
 		if g := groupOf(a, rd); g >= 0 {
 			v.Resources = append(v.Resources, resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind,
-				Name: resourceName(rd), Status: string(rd.Status), Shared: report.SharedAnchor(g), SharedCount: len(shared[g].Apps)})
+				Name: resourceName(rd), Status: string(rd.Status), Shared: report.SharedAnchor(g), SharedCount: len(shared[g].Apps),
+				SharedMech: shared[g].Mechanical})
 			continue
 		}
 		v.Resources = append(v.Resources, bd.resource(a, rd))
@@ -256,3 +309,5 @@ func tally(res []diff.ResourceDiff) string {
 	}
 	return strings.Join(parts, ", ") + " " + word
 }
+
+func plural(n int, one, many string) string { return report.Plural(n, one, many) }
