@@ -114,4 +114,3 @@ func versionField(key string) bool {
 	k := strings.ToLower(key)
 	return key == versions.ChartVersionKey || strings.Contains(k, "tag") || strings.Contains(k, "version") || strings.Contains(k, "digest")
 }
-

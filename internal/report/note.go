@@ -152,7 +152,7 @@ func (n *note) app(a App) {
 		case n.story.MechanicalResource(a, rd):
 			fmt.Fprintf(&n.b, "%s: follows the version moves (below).\n\n", title)
 		case gr != nil:
-			fmt.Fprintf(&n.b, "%s: same change in %d apps (see above).\n\n", title, len(gr.apps))
+			fmt.Fprintf(&n.b, "%s: same change in %d apps (see below).\n\n", title, len(gr.apps))
 		default:
 			n.b.WriteString(title + "\n\n")
 			writeResourceNotes(&n.b, rd)
