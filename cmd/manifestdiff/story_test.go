@@ -66,7 +66,7 @@ func TestPromoteProdTellsTheStory(t *testing.T) {
 	if n := strings.Count(note, "\n"); n*3 > oldNoteLines {
 		t.Errorf("the note has %d lines, want at most a third of %d", n, oldNoteLines)
 	}
-	if !strings.Contains(note, "- **prod**: dlt-node.backend chart 3.0.0 → 3.1.0, image v2.0.0 → v2.1.0 (12 apps)") {
+	if !regexp.MustCompile(`(?m)^- \*\*prod\*\*: .*dlt-node\.backend chart 3\.0\.0 → 3\.1\.0, image v2\.0\.0 → v2\.1\.0 \(12 apps\)`).MatchString(note) {
 		t.Errorf("no line of what moved in prod:\n%s", note)
 	}
 	if n := strings.Count(note, "<summary>Changes that follow the version moves"); n != 1 {
