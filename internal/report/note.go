@@ -87,7 +87,7 @@ func (n *note) byHand() {
 	var brief []App
 	for _, g := range n.r.ordered() {
 		for _, a := range g.Apps {
-			if a.Status != StatusUnchanged && !n.ownChanges(a) && !n.story.touched(a) {
+			if a.Status != StatusUnchanged && !n.ownChanges(a) && !n.story.Touched(a) {
 				brief = append(brief, a)
 			}
 		}
@@ -180,7 +180,7 @@ func (n *note) mechanical() {
 	for _, g := range n.r.ordered() {
 		var names []string
 		for _, a := range g.Apps {
-			if !n.story.touched(a) {
+			if !n.story.Touched(a) {
 				continue
 			}
 			star := "*"

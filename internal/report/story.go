@@ -104,8 +104,8 @@ func (s Story) mechanicalGroup(gr *group) bool {
 // Any reports whether anything follows from the moves.
 func (c MechanicalCounts) Any() bool { return c.Resources > 0 }
 
-// touched reports whether some change of the app follows from the moves.
-func (s Story) touched(a App) bool {
+// Touched reports whether some change of the app follows from the moves.
+func (s Story) Touched(a App) bool {
 	for _, rd := range changedResources(a) {
 		if s.mechRes[memberKey(a, rd)] {
 			return true

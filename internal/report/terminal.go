@@ -61,17 +61,17 @@ func Diff(w io.Writer, r Report, color bool) error {
 	for _, g := range r.ordered() {
 		for _, a := range g.Apps {
 			if visible(a) && !st.MechanicalApp(a) {
-				writeTerminalApp(&b, p, a)
+				writeTerminalApp(&b, p, a, func(rd diff.ResourceDiff) bool { return !st.MechanicalResource(a, rd) })
 			}
 		}
 	}
-	if c := st.Mechanical; c.Apps > 0 {
-		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== %d %s whose every change follows the version moves (%s)",
-			c.Apps, plural(c.Apps, "app", "apps"), LineTally(c))))
+	if c := st.Mechanical; c.Any() {
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== changes that follow the version moves: %d %s in %d %s (%s)",
+			c.Resources, plural(c.Resources, "resource", "resources"), c.Touched, plural(c.Touched, "app", "apps"), LineTally(c))))
 		for _, g := range r.ordered() {
 			for _, a := range g.Apps {
-				if st.MechanicalApp(a) {
-					writeTerminalApp(&b, p, a)
+				if st.Touched(a) {
+					writeTerminalApp(&b, p, a, func(rd diff.ResourceDiff) bool { return st.MechanicalResource(a, rd) })
 				}
 			}
 		}
@@ -83,7 +83,8 @@ func Diff(w io.Writer, r Report, color bool) error {
 	return nil
 }
 
-func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
+// writeTerminalApp writes an app's header and the resources shown picks.
+func writeTerminalApp(b *bytes.Buffer, p painter, a App, shown func(diff.ResourceDiff) bool) {
 	fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== %s/%s (%s)", a.Env, a.Name, a.Status)))
 	if a.Error != "" {
 		fmt.Fprintf(b, "%s\n", p.paint(ansiRed, "error: "+a.Error))
@@ -95,6 +96,9 @@ func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
 		fmt.Fprintf(b, "argo cd warns: %s\n", w)
 	}
 	for _, rd := range changedResources(a) {
+		if !shown(rd) {
+			continue
+		}
 		fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", rd.Kind, resourceName(rd), rd.Status)))
 		writeTerminalNotes(b, rd)
 		for _, l := range splitKeep(rd.Diff) {

@@ -100,6 +100,9 @@ type resView struct {
 	Shared      string
 	SharedCount int
 	SharedMech  bool // the shared change is shown in the folded part
+	// Mech is set on a change that follows the version moves, in its
+	// app's main entry: the anchor where the folded part shows it.
+	Mech string
 }
 
 type sharedView struct {
@@ -110,15 +113,21 @@ type sharedView struct {
 	Res    resView
 }
 
-// builder keeps count of the rows already in the page.
-type builder struct{ rows int }
+// builder keeps count of the rows already in the page, and what every
+// app's entry looks up.
+type builder struct {
+	rows    int
+	st      report.Story
+	shared  []report.Shared
+	groupOf func(report.App, diff.ResourceDiff) int
+}
 
 func build(r report.Report) page {
-	var bd builder
+	bd := builder{st: r.Story()}
 	s := r.Summary()
 	p := page{Base: r.Base, Head: r.Head, Headline: headline(s), Resources: s.Resources, Apps: s.Apps}
 	p.Statuses = statuses(r)
-	st := r.Story()
+	st := bd.st
 	for _, em := range st.Moves {
 		p.Moves = append(p.Moves, moveView{Env: em.Env, Line: report.MoveLine(em)})
 	}
@@ -127,6 +136,7 @@ func build(r report.Report) page {
 			c.Apps, plural(c.Apps, "app", "apps"), report.LineTally(c))}
 	}
 	shared, groupOf := r.SharedChanges()
+	bd.shared, bd.groupOf = shared, groupOf
 	for i, sh := range shared {
 		sv := sharedView{Anchor: report.SharedAnchor(i), Shown: ref(sh.App), Res: bd.resource(sh.App, sh.Res)}
 		sv.Res.Anchor = sv.Anchor + "/diff" // the app's own entry has the resource's anchor
@@ -161,11 +171,12 @@ func build(r report.Report) page {
 				continue
 			}
 			sections++
-			if st.MechanicalApp(a) {
-				mech.Apps = append(mech.Apps, bd.app(a, shared, groupOf))
-				continue
+			if st.Touched(a) {
+				mech.Apps = append(mech.Apps, bd.app(a, true))
 			}
-			ev.Apps = append(ev.Apps, bd.app(a, shared, groupOf))
+			if !st.MechanicalApp(a) {
+				ev.Apps = append(ev.Apps, bd.app(a, false))
+			}
 		}
 		ev.Counts = counts(p.Statuses, n)
 		p.Envs = append(p.Envs, ev)
@@ -240,18 +251,35 @@ func ref(a report.App) appRef {
 	return appRef{Label: a.Env + "/" + a.Name, Anchor: report.AppAnchor(a)}
 }
 
-func (bd *builder) app(a report.App, shared []report.Shared, groupOf func(report.App, diff.ResourceDiff) int) appView {
-	res := report.Changes(a)
+// app is an app's entry: in the main part (mech false) every change of
+// its own and, for each change that follows the version moves, a pointer
+// to where the folded part shows it; in the folded part (mech true) those
+// changes. Each diff is in the page once, under its resource's anchor.
+func (bd *builder) app(a report.App, mech bool) appView {
+	var res []diff.ResourceDiff
+	for _, rd := range report.Changes(a) {
+		if !mech || bd.st.MechanicalResource(a, rd) {
+			res = append(res, rd)
+		}
+	}
 	v := appView{Anchor: report.AppAnchor(a), Label: a.Env + "/" + a.Name, Status: a.Status,
 		Error: a.Error, NotRendered: a.NotRendered, Warnings: a.Warnings, Tally: tally(res)}
+	if mech && !bd.st.MechanicalApp(a) {
+		v.Anchor = report.MechanicalAnchor + "/" + v.Anchor // the app's main entry has its anchor
+		v.Error, v.NotRendered, v.Warnings = "", "", nil
+	}
 	for _, rd := range res {
-		if g := groupOf(a, rd); g >= 0 {
-			v.Resources = append(v.Resources, resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind,
-				Name: resourceName(rd), Status: string(rd.Status), Shared: report.SharedAnchor(g), SharedCount: len(shared[g].Apps),
-				SharedMech: shared[g].Mechanical})
+		stub := resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind, Name: resourceName(rd), Status: string(rd.Status)}
+		switch g := bd.groupOf(a, rd); {
+		case !mech && bd.st.MechanicalResource(a, rd):
+			stub.Anchor, stub.Mech = "", report.ResourceAnchor(a, rd)
+		case g >= 0:
+			stub.Shared, stub.SharedCount, stub.SharedMech = report.SharedAnchor(g), len(bd.shared[g].Apps), bd.shared[g].Mechanical
+		default:
+			v.Resources = append(v.Resources, bd.resource(a, rd))
 			continue
 		}
-		v.Resources = append(v.Resources, bd.resource(a, rd))
+		v.Resources = append(v.Resources, stub)
 	}
 	return v
 }
