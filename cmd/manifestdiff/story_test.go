@@ -73,7 +73,7 @@ func TestPromoteProdTellsTheStory(t *testing.T) {
 		t.Errorf("%d folded sections of changes that follow the moves, want 1", n)
 	}
 	term := outs["diff"]
-	if i, j := strings.Index(term, "LOG_LEVEL: trace"), strings.Index(term, "whose every change follows the version moves"); i < 0 || j < 0 || i > j {
+	if i, j := strings.Index(term, "LOG_LEVEL: trace"), strings.Index(term, "=== changes that follow the version moves"); i < 0 || j < 0 || i > j {
 		t.Errorf("terminal diff: the hand edit (at %d) must come before the changes that follow the moves (at %d)", i, j)
 	}
 	golden(t, "promote-prod-12.md", note)

@@ -46,9 +46,12 @@ func (n *note) title() {
 }
 
 // table counts the apps by env and status, after the changes: the story
-// comes first.
+// comes first. Its heading makes it a part of its own when the note is
+// split into pages (gitlab.SplitMarkdown), never the tail of a truncated
+// section.
 func (n *note) table() {
 	if s := n.r.Summary(); s.Apps > 0 {
+		n.b.WriteString("#### Apps by environment\n\n")
 		writeTable(&n.b, s)
 	}
 }
