@@ -133,7 +133,7 @@ func build(r report.Report) page {
 	}
 	if c := st.Mechanical; c.Any() {
 		p.Mech = &mechView{Summary: fmt.Sprintf("%d %s in %d %s (%s)", c.Resources, plural(c.Resources, "resource", "resources"),
-			c.Apps, plural(c.Apps, "app", "apps"), report.LineTally(c))}
+			c.Touched, plural(c.Touched, "app", "apps"), report.LineTally(c))}
 	}
 	shared, groupOf := r.SharedChanges()
 	bd.shared, bd.groupOf = shared, groupOf
