@@ -52,7 +52,7 @@ chmod +x "$work/serve-charts.sh"
 
 step "making the example fleet a git repository with a bare remote"
 cp -r "$root/examples/fleet" "$work/repo"
-sed -i "s#http://127.0.0.1:8879#http://127.0.0.1:$port#" "$work/repo"/argocd/*/*.yaml
+sed -i "s#http://127.0.0.1:8879#http://127.0.0.1:$port#" "$work/repo"/argocd/*.yaml "$work/repo"/argocd/*/*.yaml
 export GIT_AUTHOR_NAME="Demo Release Manager" GIT_AUTHOR_EMAIL="release@example.com"
 export GIT_COMMITTER_NAME="Demo Release Manager" GIT_COMMITTER_EMAIL="release@example.com"
 git -C "$work/repo" init -q -b main

@@ -6,7 +6,7 @@
 #     GitLab's CI schema (gitlab-ci-local validates on load);
 #  2. a generated GitOps repo (scripts/gen_gitops_repo.py, with a bare
 #     remote and its chart repository on loopback) includes both components
-#     with inputs, the way docs/gitlab-ci.md shows, and gitlab-ci-local runs
+#     with inputs, with docs/adopt.md's pipeline snippet, and gitlab-ci-local runs
 #     their jobs there: plan-preprod, manifest-diff as in a merge request
 #     pipeline, and the manual promote-preprod (mode push, into the bare
 #     remote, after main moved past the pipeline's commit: it must promote
@@ -91,36 +91,18 @@ mkdir -p "$repo/.gitops-promote"
 cp -r "$root/templates" "$repo/.gitops-promote/"
 printf '%s\n' /.gitops-promote/ /.gitlab-ci-local/ /.gitlab-ci.yml /.gitlab-ci-shell.yml /manifest-diff.html /.cache/ \
   >>"$repo/.git/info/exclude"
-# In a GitOps repo this include reads `component: $CI_SERVER_FQDN/<group>/gitops-promote/promote@<version>`
-# (docs/gitlab-ci.md); a local include takes the same inputs.
-cat >"$repo/.gitlab-ci.yml" <<'YAML'
-stages: [test, promote]
-include:
-  - local: .gitops-promote/templates/promote.yml
-    inputs:
-      from: qa
-      to: preprod
-      image: registry.example.com/platform/gitops-promote:1.0.0
-      mode: push
-  - local: .gitops-promote/templates/promote.yml
-    inputs:
-      from: preprod
-      to: prod
-      image: registry.example.com/platform/gitops-promote:1.0.0
-      mode: push
-  - local: .gitops-promote/templates/manifestdiff.yml
-    inputs:
-      image: registry.example.com/platform/gitops-promote:1.0.0
-# as docs/gitlab-ci.md maps each job's token: merged into the component's job
-plan-preprod:
-  variables: {GITLAB_TOKEN: $PROMOTE_READ_TOKEN}
-promote-preprod:
-  variables: {GITLAB_TOKEN: $PROMOTE_TOKEN}
-plan-prod:
-  variables: {GITLAB_TOKEN: $PROMOTE_READ_TOKEN}
-promote-prod:
-  variables: {GITLAB_TOKEN: $PROMOTE_TOKEN}
-YAML
+# The pipeline is docs/adopt.md's, as a newcomer copies it: the yaml block
+# after its "test-ci-local" marker. Its includes read
+# `component: $CI_SERVER_FQDN/<group>/gitops-promote/<name>@<version>`; here
+# each is the local copy of templates/<name>.yml, with the same inputs.
+adopt=$root/docs/adopt.md
+awk '/<!-- test-ci-local: .gitlab-ci.yml -->/ {m = 1; next} m == 1 && /^```yaml$/ {m = 2; next} m == 2 && /^```$/ {exit} m == 2' "$adopt" |
+  sed -E 's#component: \$CI_SERVER_FQDN/[^/]+/gitops-promote/([a-z]+)@[^ ]+#local: .gitops-promote/templates/\1.yml#' >"$repo/.gitlab-ci.yml"
+if grep -q "^include:" "$repo/.gitlab-ci.yml" && ! grep -q "component:" "$repo/.gitlab-ci.yml"; then
+  ok "docs/adopt.md: its pipeline snippet extracted"
+else
+  fail "docs/adopt.md: no pipeline snippet after its test-ci-local marker, or an include that is not a component:"$'\n'"$(cat "$repo/.gitlab-ci.yml")"
+fi
 
 export PATH=$root/bin:$PATH
 export GIT_AUTHOR_NAME="CI Bot" GIT_AUTHOR_EMAIL=ci-bot@example.com GIT_COMMITTER_NAME="CI Bot" GIT_COMMITTER_EMAIL=ci-bot@example.com

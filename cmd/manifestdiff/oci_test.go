@@ -68,7 +68,9 @@ func TestOCIChart(t *testing.T) {
 	}
 }
 
-// The same chart bump on every prod node is shown once, not per app.
+// The same chart bump on every prod node is told once, not per app: one
+// line of what moved, the Secret change the three apps share once, and
+// the chart labels that only follow the bump folded, naming the apps.
 func TestOCISameChangeGrouped(t *testing.T) {
 	reg := chartsrv.NewRegistry(t, ociCharts(t, "ledger-api@1.3.0", "ledger-api@1.3.1"), chartsrv.Options{})
 	f := newFleet(t)
@@ -82,12 +84,16 @@ func TestOCISameChangeGrouped(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
 	}
 	for _, want := range []string{
-		"<details><summary>Deployment <code>ledger-node-a-api-prod</code> changed — same change in 3 apps: ",
+		"- **prod**: ledger-node.api chart 1.3.0 → 1.3.1 (3 apps)",
 		"<details><summary>Secret <code>ledger-node-a-api-prod-db</code> changed — same change in 3 apps: ",
-		"**changed** Deployment `ledger-node-f/ledger-node-f-api-prod`: same change in 3 apps (see above).",
+		"<details><summary>Changes that follow the version moves: ",
+		"`ledger-node-a-api-prod`*, `ledger-node-e-api-prod`*, `ledger-node-f-api-prod`*",
 	} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, r.out)
 		}
+	}
+	if n := strings.Count(r.out, "+    helm.sh/chart: ledger-api-1.3.1"); n > 1 {
+		t.Errorf("the chart label bump is shown %d times, want at most once:\n%s", n, r.out)
 	}
 }

@@ -8,12 +8,16 @@ import (
 
 // The fleet with gates on prod, pushed, and GitLab told about its commits.
 // Prod's AppProject has the sync windows given (clock independent ones:
-// the CLI reads the real clock).
+// the CLI reads the real clock): the example's AppProjects file (its
+// .promote.yaml's appProjects) is replaced by one with prod's alone.
 func newGatedFleet(t *testing.T, gates, windows string) *mrFleet {
 	t.Helper()
 	m := newMRFleet(t)
-	m.commitFile(t, "argocd/projects.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata:\n  name: ledger-prod\nspec:\n  syncWindows:\n"+windows, "add the AppProjects")
-	cfg := m.read(t, ".promote.yaml") + "appProjects: [argocd/projects.yaml]\ngates:\n  prod: " + gates + "\n"
+	if !strings.Contains(m.read(t, ".promote.yaml"), "appProjects: [argocd/projects.yaml]") {
+		t.Fatal("the example's .promote.yaml no longer reads argocd/projects.yaml")
+	}
+	m.commitFile(t, "argocd/projects.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata:\n  name: ledger-prod\nspec:\n  syncWindows:\n"+windows, "prod's sync windows")
+	cfg := m.read(t, ".promote.yaml") + "gates:\n  prod: " + gates + "\n"
 	m.commitFile(t, ".promote.yaml", cfg, "gate prod")
 	// preprod runs qa's values: promoting preprod to prod moves them on
 	if r := m.run(t, nil, "apply", "--from", "qa", "--to", "preprod", "--skip-chart-check"); r.code != 0 {

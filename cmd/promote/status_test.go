@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -99,11 +97,8 @@ func TestStatusAndCheckAgreeOnBrokenWindows(t *testing.T) {
 		"  sourceRepos: [\"*\"]\n  syncWindows:\n  - kind: allow\n    schedule: \"0 22 * * 9\"\n    duration: 4h\n" +
 		"    applications: [\"*\"]\n  - kind: deny\n    duration: 1h\n    schedule: \"0 0 * * *\"\n    timeZone: Europe/Atlantis\n" +
 		"    applications: [\"*\"]\n"
-	if err := os.WriteFile(filepath.Join(f.Dir, "argocd/projects.yaml"), []byte(projects), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitRun(t, f.Dir, "add", "argocd/projects.yaml")
-	f.commitFile(t, ".promote.yaml", f.read(t, ".promote.yaml")+"appProjects: [argocd/projects.yaml]\n", "add the AppProjects")
+	// the example's AppProjects file (.promote.yaml's appProjects), replaced
+	f.commitFile(t, "argocd/projects.yaml", projects, "a broken prod AppProject")
 	lines := strings.Split(projects, "\n")
 
 	r := f.run(t, nil, "check", "--env", "prod", "-o", "json")

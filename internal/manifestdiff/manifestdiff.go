@@ -192,10 +192,12 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		return rep, fmt.Errorf("checking sync readiness: %w", err)
 	}
 	rep.Apps = make([]report.App, 0, len(entries))
+	moves := d.newMoveFinder()
 	for _, e := range entries {
 		if stub, cut := unfinished[e.p]; e.p != nil && cut {
 			e.done = stub
 		} else if e.p != nil {
+			e.p.result.Moves = moves.of(e.p)
 			d.scrubSafe(ctx, e.p)
 			e.done = e.p.result
 		} else {

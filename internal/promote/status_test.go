@@ -74,7 +74,11 @@ func statusRepo(t *testing.T) (*git.Repo, *config.Config, []string) {
 	}
 	cfgPath := filepath.Join(dir, config.FileName)
 	data, _ := os.ReadFile(cfgPath)
-	data = append(data, []byte("appProjects: [argocd/projects.yaml]\ngates:\n  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require}\n"+
+	// the example reads its AppProjects from argocd/projects.yaml, replaced above
+	if !bytes.Contains(data, []byte("appProjects: [argocd/projects.yaml]")) {
+		t.Fatal("the example's .promote.yaml no longer reads argocd/projects.yaml")
+	}
+	data = append(data, []byte("gates:\n  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require}\n"+
 		"  preprod: {sourceHealthy: true}\n")...)
 	if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ type jsonApp struct {
 	Error       string         `json:"error,omitempty"`
 	NotRendered string         `json:"notRendered,omitempty"`
 	Warnings    []string       `json:"warnings,omitempty"`
+	Moves       []jsonMove     `json:"moves,omitempty"`
 	Resources   []jsonResource `json:"resources"`
 	Live        *jsonLive      `json:"live,omitempty"`
 }
@@ -78,6 +79,7 @@ func toJSONResource(res diff.ResourceDiff) jsonResource {
 //	    "env": "...", "name": "...", "status": "added|removed|changed|unchanged|error",
 //	    "error": "... (status error only)", "notRendered": "... (if skipped)",
 //	    "warnings": ["Argo CD's warning", ...] (if any),
+//	    "moves": [{"component": "dlt-node.backend", "field": "chartVersion|imageTag|targetRevision|...", "old": "...", "new": "..."}] (pinned versions the head moves for the app, if any),
 //	    "resources": [{
 //	      "apiVersion": "...", "kind": "...", "namespace": "...", "name": "...",
 //	      "status": "added|removed|changed", "diff": "<unified hunks>",
@@ -143,7 +145,7 @@ func JSON(w io.Writer, r Report) error {
 }
 
 func toJSONApp(a App, shard bool) jsonApp {
-	ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Warnings: a.Warnings, Resources: []jsonResource{}}
+	ja := jsonApp{Env: a.Env, Name: a.Name, Status: a.Status, Error: a.Error, NotRendered: a.NotRendered, Warnings: a.Warnings, Moves: toJSONMoves(a.Moves), Resources: []jsonResource{}}
 	if shard {
 		ja.Namespace = a.Namespace
 	}

@@ -29,39 +29,20 @@ type MarkdownOptions struct {
 	ReportURL string
 }
 
-// Markdown writes the merge request note: failures first, a summary table,
-// changes shared by several apps once, then per environment a collapsible
-// section per added, removed, changed or failed app.
+// Markdown writes the merge request note in the parts noteParts lists:
+// failures first, then what moved, the changes beyond the moves, and the
+// changes that only follow from them, folded.
 func Markdown(w io.Writer, r Report) error { return MarkdownWith(w, r, MarkdownOptions{}) }
 
 // MarkdownWith writes the note as Markdown does, with options.
 func MarkdownWith(w io.Writer, r Report, opt MarkdownOptions) error {
-	var b bytes.Buffer
-	b.WriteString(Marker + "\n")
-	writeWillNotSync(&b, r)
-	writePending(&b, r)
-	writeFailures(&b, r)
-	fmt.Fprintf(&b, "### Manifest diff %s → %s\n\n", code(r.Base), code(r.Head))
-	s := r.Summary()
-	writeHeadline(&b, r, s)
-	if opt.ReportURL != "" {
-		fmt.Fprintf(&b, "Every diff, in full and filterable, is in <a href=\"%s\">the HTML report</a>.\n\n", html.EscapeString(opt.ReportURL))
+	n := &note{r: r, opt: opt, story: r.Story()}
+	n.shared, n.index = sharedChanges(r)
+	n.b.WriteString(Marker + "\n")
+	for _, part := range noteParts {
+		part(n)
 	}
-	if s.Apps > 0 {
-		writeTable(&b, s)
-	}
-	shared, index := sharedChanges(r)
-	if len(shared) > 0 {
-		b.WriteString("#### Same change in several apps\n\n")
-		for i, gr := range shared {
-			writeShared(&b, r, gr, reportLink(opt, SharedAnchor(i)))
-		}
-	}
-	for _, g := range r.ordered() {
-		writeEnv(&b, r, g, index, opt)
-	}
-	writeLiveMarkdown(&b, r, opt)
-	if _, err := w.Write(b.Bytes()); err != nil {
+	if _, err := w.Write(n.b.Bytes()); err != nil {
 		return fmt.Errorf("write markdown report: %w", err)
 	}
 	return nil
@@ -127,48 +108,6 @@ func writeShared(b *bytes.Buffer, r Report, gr *group, link string) {
 	fmt.Fprintf(b, "Shown for %s; the other apps differ only in their own name and namespace.\n\n", code(r.appLabel(first.App)))
 	writeResourceNotes(b, first.Res)
 	writeFence(b, "diff", capLines(first.Res.Diff))
-	b.WriteString("</details>\n\n")
-}
-
-func writeEnv(b *bytes.Buffer, r Report, g envGroup, index map[string]*group, opt MarkdownOptions) {
-	var apps []App
-	for _, a := range g.Apps {
-		if a.Status != StatusUnchanged {
-			apps = append(apps, a)
-		}
-	}
-	if len(apps) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "#### %s\n\n", escape(g.Env))
-	for _, a := range apps {
-		writeApp(b, r, a, index, reportLink(opt, AppAnchor(a)))
-	}
-}
-
-func writeApp(b *bytes.Buffer, r Report, a App, index map[string]*group, link string) {
-	res := changedResources(a)
-	fmt.Fprintf(b, "<details><summary><b>%s</b> — %s%s%s</summary>\n\n",
-		htmlText(a.Name), htmlText(a.Status), resourceTally(res), link)
-	if a.Status == StatusError {
-		writeFence(b, "text", a.Error+"\n")
-	}
-	if a.NotRendered != "" {
-		fmt.Fprintf(b, "Not rendered: %s.\n\n", escape(a.NotRendered))
-	}
-	for _, w := range a.Warnings {
-		fmt.Fprintf(b, "Argo CD warns: %s\n\n", escape(w))
-	}
-	for _, rd := range res {
-		title := fmt.Sprintf("**%s** %s %s", escape(string(rd.Status)), escape(rd.Kind), code(resourceName(rd)))
-		if gr := index[memberKey(a, rd)]; gr != nil {
-			fmt.Fprintf(b, "%s: same change in %d apps (see above).\n\n", title, len(gr.apps))
-			continue
-		}
-		b.WriteString(title + "\n\n")
-		writeResourceNotes(b, rd)
-		writeFence(b, "diff", capLines(rd.Diff))
-	}
 	b.WriteString("</details>\n\n")
 }
 

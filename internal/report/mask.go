@@ -19,6 +19,9 @@ func (a *App) MaskContent(mask func(string) string) {
 	}
 	a.Env, a.Name, a.Namespace = mask(a.Env), mask(a.Name), mask(a.Namespace)
 	a.Error, a.NotRendered = mask(a.Error), mask(a.NotRendered)
+	for i, m := range a.Moves {
+		a.Moves[i] = Move{Component: mask(m.Component), Field: mask(m.Field), Old: mask(m.Old), New: mask(m.New)}
+	}
 	for i := range a.Resources {
 		maskResource(&a.Resources[i], mask)
 	}

@@ -37,7 +37,11 @@ type App struct {
 	// Warnings are the warnings Argo CD raises for the app as the head
 	// revision renders it (diff.Warnings: an object rendered more than
 	// once), in Argo CD's words.
-	Warnings  []string
+	Warnings []string
+	// Moves are the pinned versions the head revision moves for this app
+	// (its chart's version, its component's image tag); the outputs lead
+	// with them and fold the changes that only follow from them.
+	Moves     []Move
 	Resources []diff.ResourceDiff
 	// Live is the app compared with its env's cluster; nil without --live
 	// or outside the live envs.

@@ -45,7 +45,7 @@ func ReadShard(r io.Reader, name string) (Report, error) {
 		if ja.Live != nil {
 			return Report{}, fmt.Errorf("%s: app %s/%s has a live comparison, which is never sharded: %w", name, ja.Env, ja.Name, ErrShards)
 		}
-		a := App{Env: ja.Env, Name: ja.Name, Namespace: ja.Namespace, Status: ja.Status, Error: ja.Error, NotRendered: ja.NotRendered, Warnings: ja.Warnings}
+		a := App{Env: ja.Env, Name: ja.Name, Namespace: ja.Namespace, Status: ja.Status, Error: ja.Error, NotRendered: ja.NotRendered, Warnings: ja.Warnings, Moves: fromJSONMoves(ja.Moves)}
 		for _, jr := range ja.Resources {
 			rd := diff.ResourceDiff{APIVersion: jr.APIVersion, Kind: jr.Kind, Namespace: jr.Namespace, Name: jr.Name,
 				GenerateName: jr.GenerateName, Status: diff.Status(jr.Status), Diff: jr.Diff, Generated: jr.Generated}

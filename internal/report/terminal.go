@@ -32,7 +32,9 @@ func (p painter) paint(style, s string) string {
 }
 
 // Diff writes a unified diff of every changed resource, with a header per
-// app and per resource. Colours are ANSI escapes, used only when color is
+// app and per resource, in the story's order (see Story): a line per env
+// of what moved, the apps with changes beyond the moves, then under one
+// header with counts the apps whose every change follows the moves. Colours are ANSI escapes, used only when color is
 // true.
 func Diff(w io.Writer, r Report, color bool) error {
 	p := painter(color)
@@ -53,10 +55,25 @@ func Diff(w io.Writer, r Report, color bool) error {
 	if !s.anyChange() && s.Errors == 0 && s.NotRendered == 0 {
 		b.WriteString("No changes.\n")
 	}
+	st := r.Story()
+	for _, em := range st.Moves {
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold, terminalLine("moved in "+em.Env+": "+MoveLine(em))))
+	}
 	for _, g := range r.ordered() {
 		for _, a := range g.Apps {
-			if visible(a) {
-				writeTerminalApp(&b, p, a)
+			if visible(a) && !st.MechanicalApp(a) {
+				writeTerminalApp(&b, p, a, func(rd diff.ResourceDiff) bool { return !st.MechanicalResource(a, rd) })
+			}
+		}
+	}
+	if c := st.Mechanical; c.Any() {
+		fmt.Fprintf(&b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== changes that follow the version moves: %d %s in %d %s (%s)",
+			c.Resources, plural(c.Resources, "resource", "resources"), c.Touched, plural(c.Touched, "app", "apps"), LineTally(c))))
+		for _, g := range r.ordered() {
+			for _, a := range g.Apps {
+				if st.Touched(a) {
+					writeTerminalApp(&b, p, a, func(rd diff.ResourceDiff) bool { return st.MechanicalResource(a, rd) })
+				}
 			}
 		}
 	}
@@ -67,7 +84,8 @@ func Diff(w io.Writer, r Report, color bool) error {
 	return nil
 }
 
-func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
+// writeTerminalApp writes an app's header and the resources shown picks.
+func writeTerminalApp(b *bytes.Buffer, p painter, a App, shown func(diff.ResourceDiff) bool) {
 	fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("=== %s/%s (%s)", a.Env, a.Name, a.Status)))
 	if a.Error != "" {
 		fmt.Fprintf(b, "%s\n", p.paint(ansiRed, "error: "+a.Error))
@@ -79,6 +97,9 @@ func writeTerminalApp(b *bytes.Buffer, p painter, a App) {
 		fmt.Fprintf(b, "argo cd warns: %s\n", w)
 	}
 	for _, rd := range changedResources(a) {
+		if !shown(rd) {
+			continue
+		}
 		fmt.Fprintf(b, "%s\n", p.paint(ansiBold, fmt.Sprintf("### %s %s (%s)", rd.Kind, resourceName(rd), rd.Status)))
 		writeTerminalNotes(b, rd)
 		for _, l := range splitKeep(rd.Diff) {

@@ -49,6 +49,9 @@ type Shared struct {
 	Res diff.ResourceDiff
 	// Apps has every app with the change, each once, in report order.
 	Apps []App
+	// Mechanical is set when every occurrence follows from its app's
+	// version moves (Story): the change is told in the folded part.
+	Mechanical bool
 }
 
 // SharedChanges returns the changes several apps share, grouped and
@@ -56,11 +59,12 @@ type Shared struct {
 // into the slice) of one app's resource; -1 when no other app shares it.
 func (r Report) SharedChanges() ([]Shared, func(App, diff.ResourceDiff) int) {
 	groups, index := sharedChanges(r)
+	st := r.Story()
 	out := make([]Shared, len(groups))
 	pos := make(map[*group]int, len(groups))
 	for i, gr := range groups {
 		pos[gr] = i
-		s := Shared{App: gr.Members[0].App, Res: gr.Members[0].Res}
+		s := Shared{App: gr.Members[0].App, Res: gr.Members[0].Res, Mechanical: st.mechanicalGroup(gr)}
 		seen := map[string]bool{}
 		for _, m := range gr.Members {
 			if k := m.App.Env + "/" + m.App.Name; !seen[k] {
@@ -82,6 +86,10 @@ func (r Report) SharedChanges() ([]Shared, func(App, diff.ResourceDiff) int) {
 // AppAnchor is the fragment that names an app in the HTML report
 // ("app/prod/api"); the note links to it.
 func AppAnchor(a App) string { return "app/" + anchorPart(a.Env) + "/" + anchorPart(a.Name) }
+
+// MechanicalAnchor is the fragment of the folded section of changes that
+// only follow the version moves.
+const MechanicalAnchor = "mechanical"
 
 // EnvAnchor is the fragment of an environment's section.
 func EnvAnchor(env string) string { return "env/" + anchorPart(env) }

@@ -43,6 +43,21 @@ type page struct {
 	Warnings    []string // envs the live diff could not compare
 	Live        *liveView
 	WillNotSync *willNotSync // sync-readiness errors and warnings, at the top
+	// Moves and Mech tell the story as the note does (report.Story):
+	// what moved, first; the apps whose every change follows the moves,
+	// folded, last.
+	Moves []moveView
+	Mech  *mechView
+}
+
+type moveView struct{ Env, Line string }
+
+// mechView is the folded part: the shared changes and the apps whose
+// every change follows the version moves.
+type mechView struct {
+	Summary string
+	Shared  []sharedView
+	Envs    []envView
 }
 
 type appRef struct {
@@ -85,6 +100,10 @@ type resView struct {
 	// shown once, under that anchor.
 	Shared      string
 	SharedCount int
+	SharedMech  bool // the shared change is shown in the folded part
+	// Mech is set on a change that follows the version moves, in its
+	// app's main entry: the anchor where the folded part shows it.
+	Mech string
 }
 
 type sharedView struct {
@@ -95,21 +114,40 @@ type sharedView struct {
 	Res    resView
 }
 
-// builder keeps count of the rows already in the page.
-type builder struct{ rows int }
+// builder keeps count of the rows already in the page, and what every
+// app's entry looks up.
+type builder struct {
+	rows    int
+	st      report.Story
+	shared  []report.Shared
+	groupOf func(report.App, diff.ResourceDiff) int
+}
 
 func build(r report.Report) page {
-	var bd builder
+	bd := builder{st: r.Story()}
 	s := r.Summary()
 	p := page{Base: r.Base, Head: r.Head, Headline: headline(s), Resources: s.Resources, Apps: s.Apps}
 	p.Statuses = statuses(r)
 	p.WillNotSync = buildWillNotSync(r)
+	st := bd.st
+	for _, em := range st.Moves {
+		p.Moves = append(p.Moves, moveView{Env: em.Env, Line: report.MoveLine(em)})
+	}
+	if c := st.Mechanical; c.Any() {
+		p.Mech = &mechView{Summary: fmt.Sprintf("%d %s in %d %s (%s)", c.Resources, plural(c.Resources, "resource", "resources"),
+			c.Touched, plural(c.Touched, "app", "apps"), report.LineTally(c))}
+	}
 	shared, groupOf := r.SharedChanges()
+	bd.shared, bd.groupOf = shared, groupOf
 	for i, sh := range shared {
 		sv := sharedView{Anchor: report.SharedAnchor(i), Shown: ref(sh.App), Res: bd.resource(sh.App, sh.Res)}
 		sv.Res.Anchor = sv.Anchor + "/diff" // the app's own entry has the resource's anchor
 		for _, a := range sh.Apps[1:] {
 			sv.Others = append(sv.Others, ref(a))
+		}
+		if sh.Mechanical && p.Mech != nil {
+			p.Mech.Shared = append(p.Mech.Shared, sv)
+			continue
 		}
 		p.Shared = append(p.Shared, sv)
 	}
@@ -117,6 +155,7 @@ func build(r report.Report) page {
 	totals := map[string]int{}
 	for _, e := range r.Envs() {
 		ev := envView{Name: e.Name, Anchor: report.EnvAnchor(e.Name)}
+		mech := envView{Name: e.Name, Anchor: report.MechanicalAnchor + "/" + report.EnvAnchor(e.Name)}
 		n := map[string]int{}
 		for _, a := range e.Apps {
 			n[a.Status]++
@@ -133,11 +172,19 @@ func build(r report.Report) page {
 				ev.Unchanged = append(ev.Unchanged, ref(a))
 				continue
 			}
-			ev.Apps = append(ev.Apps, bd.app(a, shared, groupOf))
 			sections++
+			if st.Touched(a) {
+				mech.Apps = append(mech.Apps, bd.app(a, true))
+			}
+			if !st.MechanicalApp(a) {
+				ev.Apps = append(ev.Apps, bd.app(a, false))
+			}
 		}
 		ev.Counts = counts(p.Statuses, n)
 		p.Envs = append(p.Envs, ev)
+		if len(mech.Apps) > 0 {
+			p.Mech.Envs = append(p.Mech.Envs, mech)
+		}
 	}
 	p.Total = envView{Name: "all", Counts: counts(p.Statuses, totals)}
 	p.Warnings = report.LiveWarnings(r)
@@ -162,8 +209,24 @@ func build(r report.Report) page {
 				p.Envs[i].Apps[j].Open = true
 			}
 		}
+		if p.Mech != nil {
+			openMech(p.Mech)
+		}
 	}
 	return p
+}
+
+// openMech opens everything in the folded part, for a small report; the
+// part itself stays folded.
+func openMech(m *mechView) {
+	for i := range m.Shared {
+		m.Shared[i].Open = true
+	}
+	for i := range m.Envs {
+		for j := range m.Envs[i].Apps {
+			m.Envs[i].Apps[j].Open = true
+		}
+	}
 }
 
 func statuses(r report.Report) []string {
@@ -190,17 +253,35 @@ func ref(a report.App) appRef {
 	return appRef{Label: a.Env + "/" + a.Name, Anchor: report.AppAnchor(a)}
 }
 
-func (bd *builder) app(a report.App, shared []report.Shared, groupOf func(report.App, diff.ResourceDiff) int) appView {
-	res := report.Changes(a)
+// app is an app's entry: in the main part (mech false) every change of
+// its own and, for each change that follows the version moves, a pointer
+// to where the folded part shows it; in the folded part (mech true) those
+// changes. Each diff is in the page once, under its resource's anchor.
+func (bd *builder) app(a report.App, mech bool) appView {
+	var res []diff.ResourceDiff
+	for _, rd := range report.Changes(a) {
+		if !mech || bd.st.MechanicalResource(a, rd) {
+			res = append(res, rd)
+		}
+	}
 	v := appView{Anchor: report.AppAnchor(a), Label: a.Env + "/" + a.Name, Status: a.Status,
 		Error: a.Error, NotRendered: a.NotRendered, Warnings: a.Warnings, Tally: tally(res)}
+	if mech && !bd.st.MechanicalApp(a) {
+		v.Anchor = report.MechanicalAnchor + "/" + v.Anchor // the app's main entry has its anchor
+		v.Error, v.NotRendered, v.Warnings = "", "", nil
+	}
 	for _, rd := range res {
-		if g := groupOf(a, rd); g >= 0 {
-			v.Resources = append(v.Resources, resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind,
-				Name: resourceName(rd), Status: string(rd.Status), Shared: report.SharedAnchor(g), SharedCount: len(shared[g].Apps)})
+		stub := resView{Anchor: report.ResourceAnchor(a, rd), Kind: rd.Kind, Name: resourceName(rd), Status: string(rd.Status)}
+		switch g := bd.groupOf(a, rd); {
+		case !mech && bd.st.MechanicalResource(a, rd):
+			stub.Anchor, stub.Mech = "", report.ResourceAnchor(a, rd)
+		case g >= 0:
+			stub.Shared, stub.SharedCount, stub.SharedMech = report.SharedAnchor(g), len(bd.shared[g].Apps), bd.shared[g].Mechanical
+		default:
+			v.Resources = append(v.Resources, bd.resource(a, rd))
 			continue
 		}
-		v.Resources = append(v.Resources, bd.resource(a, rd))
+		v.Resources = append(v.Resources, stub)
 	}
 	return v
 }
@@ -258,3 +339,5 @@ func tally(res []diff.ResourceDiff) string {
 	}
 	return strings.Join(parts, ", ") + " " + word
 }
+
+func plural(n int, one, many string) string { return report.Plural(n, one, many) }
