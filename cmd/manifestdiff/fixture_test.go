@@ -139,6 +139,8 @@ func newFleet(t *testing.T) *fleet {
 			f.edit(t, path.Join("argocd", env, file), exampleChartURL, f.Charts.URL)
 		}
 	}
+	// the AppProjects permit the chart repository the apps now read
+	f.edit(t, "argocd/projects.yaml", exampleChartURL, f.Charts.URL)
 	gitRun(t, f.Dir, "init", "-q", "-b", "main")
 	gitRun(t, f.Dir, "config", "user.name", "Release Manager")
 	gitRun(t, f.Dir, "config", "user.email", "rm@example.com")

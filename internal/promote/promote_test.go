@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gitops-promote/gitops-promote/internal/config"
+	"github.com/gitops-promote/gitops-promote/internal/gates"
 )
 
 const testConfig = `repoURL: https://git.example.com/fleet.git
@@ -98,6 +99,21 @@ func TestRebaseCompareAndSwap(t *testing.T) {
 				t.Errorf("edits = %d, want %d", len(got.Edits), tt.edits)
 			}
 		})
+	}
+}
+
+// TestRebaseKeepsGateOverrides: a plan rebuilt on a new remote tip keeps
+// its gate report, so the commit that lands still carries the
+// Gate-Overridden trailers of the overrides it was planned with.
+func TestRebaseKeepsGateOverrides(t *testing.T) {
+	p := mustPlan(t, tree("1.1.0", "1.0.0", "v1"))
+	p.Gates = &gates.Report{}
+	got, err := Rebase(p, tree("1.1.0", "1.0.0", "v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Gates != p.Gates {
+		t.Errorf("rebased plan's gates = %v, want the planned report", got.Gates)
 	}
 }
 

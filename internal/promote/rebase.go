@@ -21,7 +21,7 @@ func Rebase(old *Plan, fsys fs.FS) (*Plan, error) {
 		return old.rebuild(fsys)
 	}
 	p := &Plan{Verb: old.Verb, From: old.From, To: old.To, Only: old.Only, Notes: old.Notes, Charts: old.Charts, OrderingIgnored: old.OrderingIgnored,
-		Rollback: old.Rollback, RejectedOverrides: old.RejectedOverrides, Old: map[string][]byte{}, New: map[string][]byte{}}
+		Rollback: old.Rollback, RejectedOverrides: old.RejectedOverrides, Gates: old.Gates, Old: map[string][]byte{}, New: map[string][]byte{}}
 	for _, e := range old.Edits {
 		f := p.parsed[e.File]
 		if f == nil {
