@@ -57,7 +57,14 @@
     return { el: el, label: lower(el.getAttribute("data-app")), status: el.getAttribute("data-status") };
   });
   var count = $("f-count");
-  var total = apps.length + quiet.length;
+  // an app with changes of its own and mechanical ones has an entry in
+  // each part, under one data-app: the count is of apps, not entries
+  var distinct = function (list) {
+    var seen = {};
+    list.forEach(function (a) { seen[a.el.getAttribute("data-app")] = true; });
+    return Object.keys(seen).length;
+  };
+  var total = distinct(apps) + quiet.length;
   var inputs = ["f-app", "f-kind", "f-name", "f-text", "f-status"].map($);
 
   var resMatches = function (r, q) {
@@ -69,7 +76,7 @@
     var q = { app: lower(inputs[0].value.trim()), kind: lower(inputs[1].value.trim()), name: lower(inputs[2].value.trim()),
       text: lower(inputs[3].value.trim()), status: inputs[4].value };
     var inner = q.kind || q.name || q.text;
-    var shown = 0, visibleApps = {};
+    var shown, visibleApps = {};
     var filter = function (a) {
       var ok = a.label.indexOf(q.app) >= 0 && (!q.status || a.status === q.status), any = false;
       a.res.forEach(function (r) {
@@ -85,8 +92,9 @@
       return ok;
     };
     apps.forEach(function (a) {
-      if (filter(a)) { shown++; visibleApps[a.el.getAttribute("data-app")] = true; }
+      if (filter(a)) { visibleApps[a.el.getAttribute("data-app")] = true; }
     });
+    shown = Object.keys(visibleApps).length;
     lives.forEach(filter);
     quiet.forEach(function (a) {
       var ok = !inner && a.label.indexOf(q.app) >= 0 && (!q.status || a.status === q.status);
