@@ -139,13 +139,31 @@ func newFleet(t *testing.T) *fleet {
 			f.edit(t, path.Join("argocd", env, file), exampleChartURL, f.Charts.URL)
 		}
 	}
-	// the AppProjects permit the chart repository the apps now read
-	f.edit(t, "argocd/projects.yaml", exampleChartURL, f.Charts.URL)
+	// The example's AppProjects permit what the example deploys; the tests
+	// add apps of other sources and namespaces, and are not about the
+	// projects: the fleet goes without them (withProjects puts them back,
+	// syncready_test.go writes its own).
+	f.edit(t, ".promote.yaml", "appProjects: [argocd/projects.yaml]", "")
+	if err := os.Remove(filepath.Join(f.Dir, "argocd", "projects.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	gitRun(t, f.Dir, "init", "-q", "-b", "main")
 	gitRun(t, f.Dir, "config", "user.name", "Release Manager")
 	gitRun(t, f.Dir, "config", "user.email", "rm@example.com")
 	f.commit(t, "base: the example fleet")
 	return f
+}
+
+// withProjects puts the example's AppProjects back, permitting the
+// loopback chart repository the fleet reads.
+func (f *fleet) withProjects(t *testing.T) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "fleet", "argocd", "projects.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, "argocd/projects.yaml", strings.ReplaceAll(string(data), exampleChartURL, f.Charts.URL))
+	f.edit(t, ".promote.yaml", "components:", "appProjects: [argocd/projects.yaml]\ncomponents:")
 }
 
 // edit replaces every old with new in a work tree file, failing when old

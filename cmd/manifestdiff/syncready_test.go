@@ -193,3 +193,29 @@ func TestGeneratedRepoSyncs(t *testing.T) {
 		t.Fatalf("exit %d, %d apps, findings %v\n%s", r.code, doc.Summary.Apps, doc.Findings, r.errOut)
 	}
 }
+
+// TestExampleProjectsPermitTheExample: the bundled example's own
+// AppProjects (examples/fleet/argocd/projects.yaml) permit every app of
+// the scenario at both revisions, so a newcomer's first run has no
+// error or warning finding and exits 0.
+func TestExampleProjectsPermitTheExample(t *testing.T) {
+	f := newFleet(t)
+	f.withProjects(t)
+	f.commit(t, "the example's AppProjects")
+	base, head := f.scenario(t)
+	r := f.run(t, nil, "--base", base, "--head", head, "-o", "json", "--all")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.errOut)
+	}
+	var doc struct {
+		Findings []struct{ Rule, Severity, App, Message string } `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range doc.Findings {
+		if fd.Severity != "info" {
+			t.Errorf("%s %s, app %s: %s", fd.Severity, fd.Rule, fd.App, fd.Message)
+		}
+	}
+}
