@@ -151,6 +151,26 @@ func entry(repo Repo, cfg *config.Config, env, path string, le git.LogEntry) (En
 }
 
 func readTrailers(e *Entry, body string) {
+	t := ReadTrailers(body)
+	e.FromCommit, e.Overrides = t.FromCommit, t.Overrides
+	e.RolledBackTo, e.Reason, e.Forced = t.RolledBackTo, t.Reason, t.Forced
+}
+
+// Trailers are the trailers promote writes on its commits, read back
+// from a commit message: history and promote's status read them alike.
+type Trailers struct {
+	FromCommit    string   // Promoted-From's commit, or Pinned-On
+	Components    []string // Promote-Components
+	Overrides     []string // Gate-Overridden and Rejected-Overridden values, in order
+	GateOverrides []string // the Gate-Overridden values alone
+	RolledBackTo  string
+	Reason        string   // Rollback-Reason
+	Forced        []string // Rollback-Forced-Fields
+}
+
+// ReadTrailers reads the trailers of a commit message body.
+func ReadTrailers(body string) Trailers {
+	var t Trailers
 	for _, line := range strings.Split(body, "\n") {
 		k, v, ok := strings.Cut(line, ": ")
 		if !ok {
@@ -159,20 +179,26 @@ func readTrailers(e *Entry, body string) {
 		switch k {
 		case "Promoted-From":
 			if _, sha, ok := strings.Cut(v, "@"); ok {
-				e.FromCommit = sha
+				t.FromCommit = sha
 			}
 		case "Pinned-On":
-			e.FromCommit = v
-		case "Gate-Overridden", "Rejected-Overridden":
-			e.Overrides = append(e.Overrides, v)
+			t.FromCommit = v
+		case "Promote-Components":
+			t.Components = strings.Split(v, ", ")
+		case "Gate-Overridden":
+			t.Overrides = append(t.Overrides, v)
+			t.GateOverrides = append(t.GateOverrides, v)
+		case "Rejected-Overridden":
+			t.Overrides = append(t.Overrides, v)
 		case TrailerRolledBackTo:
-			e.RolledBackTo = v
+			t.RolledBackTo = v
 		case TrailerRollbackReason:
-			e.Reason = v
+			t.Reason = v
 		case TrailerFieldsForced:
-			e.Forced = strings.Split(v, ", ")
+			t.Forced = strings.Split(v, ", ")
 		}
 	}
+	return t
 }
 
 // fileChanges lists the fields of the versions file at path that le

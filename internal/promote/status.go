@@ -237,25 +237,10 @@ func lastPromotions(repo *git.Repo, head plumbing.Hash, cfg *config.Config, envs
 			case m[3] != "":
 				p.Verb, p.From = "promote", m[3]
 			}
-			for _, line := range strings.Split(body, "\n") {
-				k, val, ok := strings.Cut(line, ": ")
-				switch {
-				case !ok:
-				case k == "Promoted-From":
-					if _, sha, ok := strings.Cut(val, "@"); ok {
-						p.FromCommit = sha
-					}
-				case k == "Pinned-On":
-					p.FromCommit = val
-				case k == "Promote-Components":
-					p.Components = strings.Split(val, ", ")
-				case k == "Gate-Overridden":
-					p.Overrides = append(p.Overrides, parseOverride(val))
-				case k == history.TrailerRolledBackTo:
-					p.RolledBackTo = val
-				case k == history.TrailerRollbackReason:
-					p.Reason = val
-				}
+			t := history.ReadTrailers(body)
+			p.FromCommit, p.Components, p.RolledBackTo, p.Reason = t.FromCommit, t.Components, t.RolledBackTo, t.Reason
+			for _, o := range t.GateOverrides {
+				p.Overrides = append(p.Overrides, parseOverride(o))
 			}
 			*slot = p
 			missing--
