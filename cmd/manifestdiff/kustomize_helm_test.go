@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
 )
@@ -21,7 +22,9 @@ func TestMain(m *testing.M) {
 	if code, handled := jsonnetproc.Main(os.Args); handled {
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	clitest.RemoveBuilds()
+	os.Exit(code)
 }
 
 const kustHelmApp = `apiVersion: argoproj.io/v1alpha1

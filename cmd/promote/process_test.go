@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 )
 
 // The tests in this file and in concurrent_test.go, kill_test.go and
@@ -19,47 +18,21 @@ import (
 // concurrency between processes. The in-process tests call runArgs and
 // cannot see any of that.
 
-// built is the promote binary, built at most once per test binary and
-// only when a process test asks for it, so that `go test -run X` of an
-// in-process test does not pay for a link.
-var built struct {
-	once      sync.Once
-	dir, path string
-	err       error
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{built.dir, crashBuilt.dir} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
+	if crashBuilt.dir != "" {
+		os.RemoveAll(crashBuilt.dir)
 	}
+	clitest.RemoveBuilds()
 	os.Exit(code)
 }
 
-// promoteBinary returns the path of a freshly built ./cmd/promote.
+// promoteBinary returns the release build of promote, linked once per
+// test process (clitest.BuildRelease) and only when a process test asks
+// for it, so that `go test -run X` of an in-process test pays no link.
 func promoteBinary(t *testing.T) string {
 	t.Helper()
-	built.once.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-		}
-		if built.dir, built.err = os.MkdirTemp("", "promote-bin-"); built.err != nil {
-			return
-		}
-		built.path = filepath.Join(built.dir, "promote")
-		cmd := exec.Command(goTool, "build", "-o", built.path, "./cmd/promote")
-		cmd.Dir = filepath.Join("..", "..") // the module root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("%s build ./cmd/promote: %v\n%s", goTool, err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatalf("cannot build the promote binary: %v", built.err)
-	}
-	return built.path
+	return clitest.BuildRelease(t, "../..", "./cmd/promote")
 }
 
 // processEnv is the whole environment of a child: nothing is inherited

@@ -21,22 +21,6 @@ const (
 	Date    = "2026-12-01T10:00:00Z"
 )
 
-// BuildRelease builds the main package pkg (e.g. "./cmd/promote") of the
-// module at root with the release stamps, into a temporary directory
-// whose name is the tool's, so that a shell finds it on PATH.
-func BuildRelease(t *testing.T, root, pkg string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
-	ldflags := "-X " + buildinfo + ".version=" + Version + " -X " + buildinfo + ".commit=" + Commit + " -X " + buildinfo + ".date=" + Date
-	cmd := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, pkg)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-	}
-	return bin
-}
-
 // CheckVersion runs `tool --version`, `tool version` and `tool version -o
 // json` on a release build, and `go version -m` on it. A binary that links
 // Helm names both SDKs, Helm 4 (Argo CD 3.5 and later) first, with the
