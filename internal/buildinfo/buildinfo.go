@@ -16,7 +16,6 @@
 package buildinfo
 
 import (
-	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -70,101 +69,7 @@ func Get() Info {
 	return from(bi, overrides{version: version, commit: commit, modified: modified, date: date})
 }
 
-// Of describes another binary of this module from its build information
-// (debug/buildinfo.ReadFile), as that binary's own Get would: the values
-// its -ldflags set with -X win over the toolchain's stamps. The SBOM of a
-// release binary reads its version this way.
-func Of(bi *debug.BuildInfo) Info {
-	var ov overrides
-	if bi != nil {
-		for _, s := range bi.Settings {
-			if s.Key == "-ldflags" {
-				ov = ldflagsOverrides(s.Value)
-			}
-		}
-	}
-	return from(bi, ov)
-}
-
 type overrides struct{ version, commit, modified, date string }
-
-// pkgPath is this package's import path, the prefix of its -X flags.
-var pkgPath = reflect.TypeOf(Info{}).PkgPath()
-
-// ldflagsOverrides reads the -X flags for this package's variables from
-// an -ldflags value as the go command records it (arguments joined, those
-// with spaces quoted). The linker accepts -X and --X, each with its
-// argument separate or after "="; the last one for a name wins, as in
-// the linker.
-func ldflagsOverrides(ldflags string) overrides {
-	var ov overrides
-	args := splitQuoted(ldflags)
-	for i := 0; i < len(args); i++ {
-		a := strings.TrimPrefix(args[i], "-")
-		var def string
-		switch {
-		case a == "-X" || a == "X":
-			if i+1 >= len(args) {
-				return ov
-			}
-			i++
-			def = args[i]
-		case strings.HasPrefix(a, "-X=") || strings.HasPrefix(a, "X="):
-			_, def, _ = strings.Cut(a, "=")
-		default:
-			continue
-		}
-		name, value, ok := strings.Cut(def, "=")
-		if !ok {
-			continue
-		}
-		switch name {
-		case pkgPath + ".version":
-			ov.version = value
-		case pkgPath + ".commit":
-			ov.commit = value
-		case pkgPath + ".modified":
-			ov.modified = value
-		case pkgPath + ".date":
-			ov.date = value
-		}
-	}
-	return ov
-}
-
-// splitQuoted splits s at spaces, keeping '...' and "..." together
-// (without the quotes), as the go command splits -ldflags.
-func splitQuoted(s string) []string {
-	var (
-		out   []string
-		cur   strings.Builder
-		has   bool
-		quote rune
-	)
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, has = r, true
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			if has {
-				out = append(out, cur.String())
-			}
-			cur.Reset()
-			has = false
-		default:
-			cur.WriteRune(r)
-			has = true
-		}
-	}
-	if has {
-		out = append(out, cur.String())
-	}
-	return out
-}
 
 func from(bi *debug.BuildInfo, ov overrides) Info {
 	info := Info{Version: "(devel)", DateKind: "unknown", GoVersion: runtime.Version(),

@@ -107,42 +107,6 @@ func TestFrom(t *testing.T) {
 	}
 }
 
-// Of reads what -ldflags -X stamped into another binary: its SBOM must
-// name the version that binary's --version prints, not "(devel)".
-func TestOfReadsLdflags(t *testing.T) {
-	const p = "github.com/gitops-promote/gitops-promote/internal/buildinfo"
-	tests := []struct {
-		name    string
-		ldflags string
-		want    overrides
-	}{
-		{"goreleaser", "-s -w -X " + p + ".version=1.2.1-snapshot+3720d92 -X " + p + ".commit=3720d9297760 -X " + p + ".modified=false -X " + p + ".date=2026-11-22T23:52:32+01:00",
-			overrides{version: "1.2.1-snapshot+3720d92", commit: "3720d9297760", modified: "false", date: "2026-11-22T23:52:32+01:00"}},
-		{"make image, -X= and --X forms", "-X=" + p + ".version=v1.0.0 --X " + p + ".commit=abc --X=" + p + ".modified=true",
-			overrides{version: "v1.0.0", commit: "abc", modified: "true"}},
-		{"quoted value with a space, last one wins", "-X " + p + ".version=v1 '-X=" + p + ".version=v2 beta'",
-			overrides{version: "v2 beta"}},
-		{"other packages and a dangling -X", "-X main.version=v9 -X other/" + p + ".version=v8 -X", overrides{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := ldflagsOverrides(tt.ldflags); got != tt.want {
-				t.Errorf("ldflagsOverrides(%q) = %+v, want %+v", tt.ldflags, got, tt.want)
-			}
-		})
-	}
-	bi, err := debug.ParseBuildInfo(localBuild + "build\t-ldflags=\"-s -w -X " + p + ".version=v1.2.0 -X " + p + ".date=2026-12-01T11:00:00+01:00\"\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := Of(bi); got.Version != "v1.2.0" || got.Date != "2026-12-01T10:00:00Z" || got.DateKind != "build" {
-		t.Errorf("Of() = %+v, want version v1.2.0 built 2026-12-01T10:00:00Z", got)
-	}
-	if got := Of(nil); got.Version != "(devel)" {
-		t.Errorf("Of(nil) = %+v", got)
-	}
-}
-
 // Dates are RFC 3339 in UTC with "Z" whatever offset the stamp carries
 // (git log --format=%cI keeps the committer's).
 func TestDatesInUTC(t *testing.T) {

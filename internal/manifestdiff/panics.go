@@ -22,7 +22,7 @@ import (
 var (
 	discoverApps   = argo.DiscoverWith
 	inputsKey      = argo.App.InputsKey
-	resolveSource  = argo.App.Resolve
+	resolveApp     = argo.App.ResolveSources
 	parseManifests = render.ParseTracked
 )
 

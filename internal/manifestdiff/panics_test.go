@@ -2,6 +2,7 @@ package manifestdiff
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"strings"
@@ -56,14 +57,14 @@ func TestOneAppsPanicIsItsError(t *testing.T) {
 			return func() { inputsKey = orig }
 		}, []string{"env qa, app " + victim + ": reading its inputs panicked: assignment to entry in nil map (at "}},
 		{"resolving a source", func() func() {
-			orig := resolveSource
-			resolveSource = func(a argo.App, src argo.Source, o argo.ResolveOptions) (*argo.Request, error) {
+			orig := resolveApp
+			resolveApp = func(a argo.App, ctx context.Context, o argo.AppOptions) (*argo.Resolved, error) {
 				if a.Name == victim {
 					boom()
 				}
-				return orig(a, src, o)
+				return orig(a, ctx, o)
 			}
-			return func() { resolveSource = orig }
+			return func() { resolveApp = orig }
 		}, []string{"env qa, app " + victim + ": resolving its sources panicked (at ", "; its message is withheld: cleaning it of the app's inputs panicked (at "}},
 		{"parsing what it rendered", func() func() {
 			orig := parseManifests

@@ -170,17 +170,12 @@ func sources(app *argo.App) []argo.Source {
 // addInputs registers what app feeds its renderers at one revision, as
 // argo resolves each source for them, with the other repositories it
 // reads mounted as renderApp mounts them (their trees are cached by the
-// fetch, so this costs no network). Read errors are ignored: a file that
-// cannot be read cannot be in a message. Value files inside a chart are
-// the chart's own content, published with it, and are not read here.
+// fetch, so this costs no network), best effort (argo.AppOptions). Read
+// errors are ignored: a file that cannot be read cannot be in a message.
+// Value files inside a chart are the chart's own content, published with
+// it, and are not read here.
 func (d *Diff) addInputs(ctx context.Context, s *scrub.Set, app *argo.App, side Side) {
 	s.Keep(app.File)
-	fsys, repos, commits := side.FS, map[string]string(nil), map[string]string(nil)
-	if d.Repos != nil {
-		if f, r, c, _, err := d.otherRepos(ctx, app, side); err == nil {
-			fsys, repos, commits = f, r, c
-		}
-	}
 	for _, src := range app.Sources {
 		s.AddURL(src.RepoURL)
 		s.Keep(src.Chart, src.Path, src.TargetRevision)
@@ -191,22 +186,18 @@ func (d *Diff) addInputs(ctx context.Context, s *scrub.Set, app *argo.App, side 
 				s.Keep(p.Name)
 			}
 		}
-		rev := src.TargetRevision
-		if src.Chart == "" && argo.SameRepo(src.RepoURL, d.Config.RepoURL) {
-			rev = side.Rev
-		}
-		if c, ok := commits[argo.RepoKey(src.RepoURL)]; ok && src.Chart == "" {
-			rev = c
-		}
-		req, err := resolveSource(*app, src, argo.ResolveOptions{Config: d.configAt(side), FS: fsys, Revision: rev, Repos: repos})
-		if err != nil || req == nil {
-			continue
-		}
-		switch {
+	}
+	res, err := resolveApp(*app, ctx, d.appOptions(side, true))
+	if err != nil {
+		return
+	}
+	for _, r := range res.Sources {
+		switch req := r.Request; {
+		case req == nil || r.Err != nil:
 		case req.Helm != nil:
-			addHelmFiles(s, req.Helm, fsys)
+			addHelmFiles(s, req.Helm, res.FS)
 		case req.Kind == argo.KindKustomize || req.Kind == argo.KindDirectory:
-			addTree(s, fsys, req.Path)
+			addTree(s, res.FS, req.Path)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/ordering"
 	"github.com/gitops-promote/gitops-promote/internal/versions"
@@ -58,16 +59,19 @@ func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteReque
 	if err := versions.CheckPath(cfg.Environments, req.From, req.To); err != nil && !(req.ForcePath && req.From != req.To) {
 		return nil, err
 	}
-	// The ordering checks parse every env's manifests; they need nothing of
-	// the plan, so they run beside it on the other core. The target env's
-	// manifests, which the plan parses anyway, they take from the plan.
-	target := newSharedManifests(req.To)
-	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only, chartRepository: req.ChartRepository,
-		manifestsRead: target.set}
+	// The ordering checks parse every env's manifests and need nothing of
+	// the plan: they run beside it on the other core. The target env's
+	// manifests are read once, first, and handed to both: the checks
+	// wait for them, and the chart indexes are fetched meanwhile. A read
+	// error is reported where the plan uses them, after the policy
+	// checks; the checks then read them themselves.
+	p := &Plan{Verb: "promote", From: req.From, To: req.To, Only: req.Only, chartRepository: req.ChartRepository}
+	target := make(chan []argo.Manifest, 1)
 	ordering := make(chan error, 1)
-	go func() { ordering <- checkOrdering(fsys, cfg, req, p, target.get) }()
+	go func() { ordering <- checkOrdering(fsys, cfg, req, p, awaitManifests(req.To, target)) }()
+	files, err := p.readManifests(fsys, cfg, req.To, func(f manifestFile) { p.prefetchCharts(cfg, f) })
+	target <- argoManifests(files, err)
 	plan, err := buildPromotion(fsys, source, cfg, req, p)
-	target.set(req.To, nil) // the plan stopped before reading them: the checks read them
 	if err == nil && req.DeferChecks {
 		plan.checks = ordering
 		return plan, nil
@@ -80,10 +84,6 @@ func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteReque
 }
 
 func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, p *Plan) (*Plan, error) {
-	// First, for the ordering checks waiting on them and the chart
-	// indexes to fetch meanwhile; an error here is reported where the plan
-	// uses them, after the policy checks.
-	_, _ = p.readManifests(fsys, cfg, req.To, func(f manifestFile) { p.prefetchCharts(cfg, f) })
 	src, err := readVersions(source, cfg, req.From)
 	if err != nil {
 		return nil, err
@@ -127,9 +127,9 @@ func buildPromotion(fsys, source fs.FS, cfg *config.Config, req PromoteRequest, 
 		return nil, err
 	}
 	if !slices.ContainsFunc(sets, func(s fieldSet) bool { return s.key == versions.ChartVersionKey }) {
-		// No chart moves, so the plan read none of the target's manifests;
-		// parse them anyway, so that a duplicate key there refuses the
-		// promotion as it does when a chart moves.
+		// No chart moves, so the plan used none of the target's manifests;
+		// their read error still refuses the promotion (a duplicate key),
+		// as it does when a chart moves.
 		if _, err := p.readManifests(fsys, cfg, req.To); err != nil {
 			return nil, err
 		}

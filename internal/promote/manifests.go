@@ -33,11 +33,11 @@ func readManifest(fsys fs.FS, path string) (manifestFile, error) {
 	return manifestFile{Path: path, File: f, Sources: srcs}, nil
 }
 
-// readManifests is readManifests once per env and plan, telling
-// p.manifestsRead: a promotion reads its target's manifests first, for
-// the ordering checks waiting on them, and reports what went wrong there
-// only where the plan needs them. each, when set, sees every file as soon
-// as it is parsed (on the first read only).
+// readManifests is readManifests once per env and plan: a promotion
+// reads its target's manifests first, for the ordering checks waiting on
+// them, and reports what went wrong there only where the plan needs them.
+// each, when set, sees every file as soon as it is parsed (on the first
+// read only).
 func (p *Plan) readManifests(fsys fs.FS, cfg *config.Config, env string, each ...func(manifestFile)) ([]manifestFile, error) {
 	if r, ok := p.read[env]; ok {
 		return r.files, r.err
@@ -47,9 +47,6 @@ func (p *Plan) readManifests(fsys fs.FS, cfg *config.Config, env string, each ..
 		p.read = map[string]manifestsRead{}
 	}
 	p.read[env] = manifestsRead{files, err}
-	if err == nil && p.manifestsRead != nil {
-		p.manifestsRead(env, files)
-	}
 	return files, err
 }
 

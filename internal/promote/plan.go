@@ -93,9 +93,8 @@ type Plan struct {
 	parsed map[string]*patch.File
 	// chartRepository is the request's hook (see PromoteRequest).
 	chartRepository func(repoURL string)
-	// manifestsRead is told of every env's manifests the plan parsed.
-	manifestsRead func(env string, files []manifestFile)
-	read          map[string]manifestsRead
+	// read keeps each env's manifests as the plan parsed them.
+	read map[string]manifestsRead
 	// checks delivers the refusal of the ordering checks a build left
 	// running (PromoteRequest.DeferChecks); Settle waits for it.
 	checks   <-chan error

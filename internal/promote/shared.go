@@ -4,48 +4,34 @@ import (
 	"sync"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/ordering"
 )
 
-// sharedManifests hands one env's manifests from the plan, which parses
-// them to find its edits, to the ordering checks running beside it, which
-// would otherwise parse the same bytes again with the same parser (the
-// largest single part of the checks' work on the target env).
-type sharedManifests struct {
-	env  string
-	once sync.Once
-	done chan struct{}
-	ms   []argo.Manifest
-	ok   bool
-}
-
-func newSharedManifests(env string) *sharedManifests {
-	return &sharedManifests{env: env, done: make(chan struct{})}
-}
-
-// set publishes env's files; nil means the plan will not read them, and
-// the checks read them themselves. Only the first call counts.
-func (s *sharedManifests) set(env string, files []manifestFile) {
-	if env != s.env {
-		return
+// argoManifests is the target's manifests as the ordering checks take
+// them, the very trees the plan parsed (the checks would otherwise parse
+// the same bytes again with the same parser, the largest single part of
+// their work on the target env); nil when they could not be read.
+func argoManifests(files []manifestFile, err error) []argo.Manifest {
+	if err != nil {
+		return nil
 	}
-	s.once.Do(func() {
-		if files != nil {
-			s.ms = make([]argo.Manifest, len(files))
-			for i, f := range files {
-				s.ms[i] = argo.Manifest{File: f.Path, Docs: f.File.Roots()}
-			}
-			s.ok = true
+	ms := make([]argo.Manifest, len(files))
+	for i, f := range files {
+		ms[i] = argo.Manifest{File: f.Path, Docs: f.File.Roots()}
+	}
+	return ms
+}
+
+// awaitManifests is an ordering.Manifests for env: the one value sent on
+// ch, waited for on the first call; nil sent means the checks read env
+// themselves.
+func awaitManifests(env string, ch <-chan []argo.Manifest) ordering.Manifests {
+	received := sync.OnceValue(func() []argo.Manifest { return <-ch })
+	return func(e string) ([]argo.Manifest, bool) {
+		if e != env {
+			return nil, false
 		}
-		close(s.done)
-	})
-}
-
-// get is an ordering.Manifests: it waits until the plan has read env's
-// manifests or will not.
-func (s *sharedManifests) get(env string) ([]argo.Manifest, bool) {
-	if env != s.env {
-		return nil, false
+		ms := received()
+		return ms, ms != nil
 	}
-	<-s.done
-	return s.ms, s.ok
 }
