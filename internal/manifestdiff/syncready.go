@@ -12,11 +12,14 @@ import (
 )
 
 // objectsOf keeps what the sync-readiness checks read of a rendered side:
-// the object's identity, with the namespace Argo CD syncs it to.
+// the object's identity, with the namespace Argo CD syncs it to, and what
+// the schema rules need (decided here, on the app's worker, for built-in
+// kinds).
 func objectsOf(res []diff.Resource) []syncready.Object {
 	out := make([]syncready.Object, len(res))
 	for i, r := range res {
-		out[i] = syncready.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+		out[i] = syncready.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name,
+			Schema: syncready.NewSchema(r.Object, r.Source)}
 	}
 	return out
 }

@@ -13,6 +13,9 @@ import (
 // namespaced one that named none (see diff.Resource).
 type Object struct {
 	APIVersion, Kind, Namespace, Name string
+	// Schema is what the schema rules need of it (see NewSchema); zero
+	// for an object they do not judge.
+	Schema Schema
 }
 
 func (o Object) group() string {
@@ -53,6 +56,9 @@ type Env struct {
 	// api-* rules.
 	KubeVersion string
 	Apps        []App
+	// CRDs are the CustomResourceDefinitions found in the repository for
+	// the env; one an app of the env renders is preferred.
+	CRDs []CRD
 }
 
 // Check judges every app of e. The error is a bad KubeVersion only.
@@ -78,6 +84,7 @@ func Check(e Env) ([]Finding, error) {
 			out = append(out, apiFindings(e.Name, a, kube)...)
 		}
 	}
+	out = append(out, schemaFindings(e)...)
 	out = append(out, sharedFindings(e)...)
 	Sort(out)
 	return out, nil

@@ -34,7 +34,7 @@ func TestAPILifecycle(t *testing.T) {
 		t.Run(tt.apiVersion+" "+tt.kind+" at "+tt.kube, func(t *testing.T) {
 			fs, err := Check(Env{Name: "prod", KubeVersion: tt.kube, Projects: map[string]*Project{"default": permissive()},
 				Apps: []App{{Name: "a", Server: "https://kubernetes.default.svc", Namespace: "ns",
-					Objects: []Object{{tt.apiVersion, tt.kind, "ns", "x"}}}}})
+					Objects: []Object{{APIVersion: tt.apiVersion, Kind: tt.kind, Namespace: "ns", Name: "x"}}}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,10 +84,10 @@ func permissive() *Project {
 }
 
 func TestSharedResource(t *testing.T) {
-	cm := Object{"v1", "ConfigMap", "ns", "shared"}
+	cm := Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "shared"}
 	fs, err := Check(Env{Name: "qa", Projects: map[string]*Project{"default": permissive()}, Apps: []App{
 		{Name: "a", Server: "https://x", Namespace: "ns", Objects: []Object{cm, cm}},
-		{Name: "b", Server: "https://x", Namespace: "ns", Objects: []Object{cm, {"v1", "ConfigMap", "ns", "own"}}},
+		{Name: "b", Server: "https://x", Namespace: "ns", Objects: []Object{cm, {APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "own"}}},
 	}})
 	if err != nil {
 		t.Fatal(err)
