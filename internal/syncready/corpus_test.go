@@ -104,10 +104,9 @@ func corpusCRDs(t testing.TB) (map[string]CRD, []corpusDoc) {
 	return crds, docs
 }
 
-// offlineVerdict is what the checks say of a document at corpusKube, in
-// the terms the live judge compares: the rules that refuse it and the
-// fields they name ("ok" when none).
-func offlineVerdict(t testing.TB, d corpusDoc, crds map[string]CRD) []string {
+// offlineFindings are the checks' findings of a document at corpusKube
+// (the project rules aside: the corpus has no AppProject).
+func offlineFindings(t testing.TB, d corpusDoc, crds map[string]CRD) []Finding {
 	t.Helper()
 	apiVersion, kind := d.str("apiVersion"), d.str("kind")
 	o := Object{APIVersion: apiVersion, Kind: kind, Namespace: "default", Name: d.name(), Schema: NewSchema(d.Body, "")}
@@ -120,11 +119,21 @@ func offlineVerdict(t testing.TB, d corpusDoc, crds map[string]CRD) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
+	var out []Finding
 	for _, f := range fs {
-		if f.Rule == RuleProjectMissing {
-			continue
+		if f.Rule != RuleProjectMissing {
+			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// offlineVerdict is offlineFindings as lines: rule and message, "ok"
+// when none.
+func offlineVerdict(t testing.TB, d corpusDoc, crds map[string]CRD) []string {
+	t.Helper()
+	var out []string
+	for _, f := range offlineFindings(t, d, crds) {
 		out = append(out, f.Rule+": "+f.Message)
 	}
 	if len(out) == 0 {

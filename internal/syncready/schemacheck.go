@@ -17,7 +17,7 @@ type Schema struct {
 	// Issues are the built-in schema's findings, and any repeated key of
 	// the document as written (see DuplicateIssues).
 	Issues []FieldIssue
-	Body    map[string]any
+	Body   map[string]any
 	// CRD is the definition the object is, if it is one.
 	CRD *CRD
 }
