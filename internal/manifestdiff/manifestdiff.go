@@ -96,6 +96,10 @@ type Diff struct {
 	Mask func(string) string
 
 	live map[string]bool // envs compared live
+	// crds are the CustomResourceDefinitions each revision (0 base, 1
+	// head) keeps as files, read on first need (see repoCRDs).
+	crds     [2][]syncready.CRD
+	crdsRead [2]bool
 	// rendered counts the bytes every render of the run returned (count).
 	rendered atomic.Int64
 	// same caches sameDeployment.

@@ -75,16 +75,30 @@ func Check(e Env) ([]Finding, error) {
 			out = append(out, projectFindings(e, a)...)
 		}
 	}
+	removed := map[string]bool{}
 	if e.KubeVersion != "" {
 		kube, err := parseVersion(e.KubeVersion)
 		if err != nil {
 			return nil, fmt.Errorf("env %s: %w", e.Name, err)
 		}
 		for _, a := range e.Apps {
-			out = append(out, apiFindings(e.Name, a, kube)...)
+			fs := apiFindings(e.Name, a, kube)
+			for _, f := range fs {
+				if f.Rule == RuleAPIRemoved {
+					removed[f.key()] = true
+				}
+			}
+			out = append(out, fs...)
 		}
 	}
-	out = append(out, schemaFindings(e)...)
+	for _, f := range schemaFindings(e) {
+		// the server refuses a removed apiVersion before it reads the body
+		g := f
+		g.Rule = RuleAPIRemoved
+		if !removed[g.key()] {
+			out = append(out, f)
+		}
+	}
 	out = append(out, sharedFindings(e)...)
 	Sort(out)
 	return out, nil

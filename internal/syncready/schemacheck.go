@@ -104,7 +104,8 @@ func schemaFindings(e Env) []Finding {
 	for _, k := range kinds {
 		apiVersion, kind, _ := strings.Cut(k, " ")
 		f := Finding{Rule: RuleSchemaUnknownKind, Severity: SeverityInfo, Env: e.Name, APIVersion: apiVersion, Kind: kind,
-			Message: fmt.Sprintf("no schema for %s %s in env %s (not built into Kubernetes %s, no CRD serving it rendered by the env's apps or in the repository): its fields were not checked; rendered by %s",
+			Message: fmt.Sprintf("no schema for %s %s in env %s: not a Kubernetes %s kind, and no CRD serves it among the env's rendered objects "+
+				"or the repository's files with \"crd\" in their path; its fields were not checked (rendered by %s)",
 				apiVersion, kind, e.Name, newestKube(), apps(unknown[k]))}
 		out = append(out, f)
 	}
