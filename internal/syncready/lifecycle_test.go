@@ -66,14 +66,19 @@ func TestBadKubeVersion(t *testing.T) {
 }
 
 // TestAPIModuleVersion holds APIModuleVersion, which messages and docs
-// name, to the k8s.io/api go.mod requires.
+// name, to the k8s.io/api, client-go and apiextensions-apiserver go.mod
+// requires.
 func TestAPIModuleVersion(t *testing.T) {
 	data, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "\tk8s.io/api "+APIModuleVersion+" ") && !strings.Contains(string(data), "\tk8s.io/api "+APIModuleVersion+"\n") {
-		t.Errorf("go.mod does not require k8s.io/api %s: update APIModuleVersion and the docs", APIModuleVersion)
+	// the schema rules name it too: client-go's and apiextensions-apiserver's
+	// embedded schemas are of the same release
+	for _, mod := range []string{"k8s.io/api", "k8s.io/client-go", "k8s.io/apiextensions-apiserver"} {
+		if !strings.Contains(string(data), "\t"+mod+" "+APIModuleVersion+" ") && !strings.Contains(string(data), "\t"+mod+" "+APIModuleVersion+"\n") {
+			t.Errorf("go.mod does not require %s %s: update APIModuleVersion and the docs", mod, APIModuleVersion)
+		}
 	}
 }
 

@@ -42,3 +42,15 @@ func TestSchemaCorpusVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewSchema is the per-object cost of the built-in schema check
+// on a typical Deployment, once the schema is parsed.
+func BenchmarkNewSchema(b *testing.B) {
+	docs := readCorpus(b, filepath.Join("testdata", "schema", "objects.yaml"))
+	body := docs[0].Body // clean-web
+	NewSchema(body, "")
+	b.ResetTimer()
+	for b.Loop() {
+		NewSchema(body, "")
+	}
+}
