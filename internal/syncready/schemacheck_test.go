@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func widgetCRD(served bool) map[string]any {
@@ -89,5 +91,49 @@ func TestSchemaFindingsInEnv(t *testing.T) {
 				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestSchemaMessagesHoldNoValues: a Secret's values never reach a
+// finding, whatever is wrong with them.
+func TestSchemaMessagesHoldNoValues(t *testing.T) {
+	s := map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "s", "labels": map[string]any{"k": 12345678}},
+		"data": map[string]any{"password": []any{"hunter2"}}, "stringData": "sesame-open", "hunter3": "x"}
+	fs, err := Check(Env{Name: "qa", Apps: []App{{Name: "a", Objects: []Object{obj(s, "")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range fs {
+		if !strings.HasPrefix(f.Rule, "schema-") {
+			continue
+		}
+		n++
+		for _, v := range []string{"hunter2", "sesame", "12345678"} {
+			if strings.Contains(f.Message, v) {
+				t.Errorf("%s quotes a value: %s", f.Rule, f.Message)
+			}
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d schema findings, want 4 (label, data.password, stringData, hunter3): %v", n, fs)
+	}
+}
+
+// TestDuplicateIssues names every repeated key by its path, list items
+// by index, with both lines.
+func TestDuplicateIssues(t *testing.T) {
+	doc := "a: 1\nb:\n  - {x: 1, x: 2}\n  - y: 1\n    z: {q: 1}\n    y: 2\na: 3\n"
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, is := range DuplicateIssues(&n) {
+		got = append(got, is.describe())
+	}
+	want := []string{"field b[0].x is given twice (lines 3 and 3)", "field b[1].y is given twice (lines 4 and 6)", "field a is given twice (lines 1 and 7)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
