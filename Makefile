@@ -53,7 +53,7 @@ test-short:
 test-live:
 	./scripts/kube-build.sh >/dev/null
 	KUBE_ASSETS="$$(./scripts/kube-build.sh)" \
-		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/
+		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/ ./internal/syncready/
 
 # The Argo CD parity suite (test/argocd-parity, a module of its own: Argo
 # CD v3.6 needs Go 1.27, fetched as a toolchain there only): every app of

@@ -58,6 +58,27 @@ spec:
 `, name, project, dir)
 }
 
+// widgetCRD is a CRD the repository keeps as a file, no app rendering it.
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties: {size: {type: integer}}
+`
+
 const sharedConfigMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata: {a: b}\n"
 
 // TestWillNotSync runs the command on a real git repository whose head
@@ -81,7 +102,11 @@ func TestWillNotSync(t *testing.T) {
 		"apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: quota\nspec: {}\n",
 		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n  namespace: kube-system\n",
 		sharedConfigMap,
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports: [{port: '80', prot: 80}]\n",
+		"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec: {size: big}\n",
+		"apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n",
 	}, "---\n"))
+	f.write(t, "extra/crds/widget-crd.yaml", widgetCRD)
 	f.write(t, "argocd/qa/app-twin.yaml", directoryApp("twin-qa", "ledger-qa", "extra/twin"))
 	f.write(t, "extra/twin/cm.yaml", sharedConfigMap)
 	f.write(t, "argocd/qa/app-stray.yaml", directoryApp("stray-qa", "ledger-nope", "extra/twin"))
@@ -111,9 +136,15 @@ func TestWillNotSync(t *testing.T) {
 		"error api-removed extra-qa Ingress/web",
 		"error project-namespace-resource extra-qa ResourceQuota/quota",
 		"error project-namespace extra-qa Secret/x",
+		"error schema-type extra-qa Service/web",
+		"error schema-unknown-field extra-qa Service/web",
+		"error schema-type extra-qa Widget/w",
 		"error project-missing stray-qa /",
 		"error shared-resource stray-qa ConfigMap/shared",
 		"error shared-resource twin-qa ConfigMap/shared",
+		"info schema-unknown-kind  Application/",
+		"info schema-unknown-kind  ApplicationSet/",
+		"info schema-unknown-kind  Gadget/",
 		"warning api-deprecated extra-qa CronJob/nightly preexisting",
 	}
 	if !slices.Equal(got, want) {
@@ -124,7 +155,7 @@ func TestWillNotSync(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("--fail-on never: exit %d\n%s", r.code, r.errOut)
 	}
-	if !strings.Contains(r.out, "### :no_entry: Will not sync: 8 errors\n") ||
+	if !strings.Contains(r.out, "### :no_entry: Will not sync: 11 errors\n") ||
 		strings.Index(r.out, "Will not sync") > strings.Index(r.out, "### Manifest diff") ||
 		!strings.Contains(r.out, "Already on the target branch: 1 warning") {
 		t.Errorf("the note does not open with the findings:\n%s", r.out)
@@ -158,6 +189,8 @@ func TestWillNotSyncAll(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
 		t.Fatal(err)
 	}
+	// the root app's Applications have no schema offline: info, left out
+	doc.Findings = slices.DeleteFunc(doc.Findings, func(fd map[string]any) bool { return fd["rule"] == "schema-unknown-kind" })
 	if r.code != 1 || len(doc.Findings) != 1 || doc.Findings[0]["rule"] != "project-destination" ||
 		doc.Findings[0]["app"] != "ledger-gateway-qa" || doc.Findings[0]["preexisting"] != nil {
 		t.Fatalf("--all: exit %d, findings %v\n%s", r.code, doc.Findings, r.errOut)
@@ -170,7 +203,8 @@ func TestWillNotSyncAll(t *testing.T) {
 }
 
 // TestGeneratedRepoSyncs: the bench generator's 12-node repository, its
-// AppProjects included, has no sync-readiness error or warning.
+// AppProjects included, has no sync-readiness error or warning, only the
+// schema-unknown-kind info of the kinds it keeps no CRD for.
 func TestGeneratedRepoSyncs(t *testing.T) {
 	out := t.TempDir()
 	gen := exec.Command("python3", "../../scripts/gen_gitops_repo.py", "--out", out, "--nodes", "12", "--git", "--scenario", "promote-prod")
@@ -189,8 +223,24 @@ func TestGeneratedRepoSyncs(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, r.errOut)
 	}
-	if r.code != 0 || len(doc.Findings) != 0 || doc.Summary.Apps != 153 {
-		t.Fatalf("exit %d, %d apps, findings %v\n%s", r.code, doc.Summary.Apps, doc.Findings, r.errOut)
+	if r.code != 0 || doc.Summary.Apps != 153 {
+		t.Fatalf("exit %d, %d apps\n%s", r.code, doc.Summary.Apps, r.errOut)
+	}
+	// Only the kinds it has no CRD for, once per env, as info: Argo
+	// CD's own (the root apps render Applications) and the platform's
+	// template.
+	var got []string
+	for _, fd := range doc.Findings {
+		got = append(got, fmt.Sprintf("%s %s %s %s %s", fd["severity"], fd["rule"], fd["env"], fd["apiVersion"], fd["kind"]))
+	}
+	var want []string
+	for _, env := range []string{"qa", "preprod", "prod"} {
+		for _, k := range []string{"argoproj.io/v1alpha1 Application", "argoproj.io/v1alpha1 ApplicationSet", "platform.example.com/v1alpha1 ProjectApplicationTemplate"} {
+			want = append(want, "info schema-unknown-kind "+env+" "+k)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -20,7 +20,8 @@ type SyncReadiness struct {
 // SyncRules are the rule ids Severity may name; syncready.Rules is held
 // to this list by its tests (config stays free of the checks' imports).
 var SyncRules = []string{"project-missing", "project-source", "project-destination", "project-namespace",
-	"project-cluster-resource", "project-namespace-resource", "api-removed", "api-deprecated", "shared-resource"}
+	"project-cluster-resource", "project-namespace-resource", "api-removed", "api-deprecated", "shared-resource",
+	"schema-unknown-field", "schema-type", "schema-duplicate-field", "schema-unknown-kind"}
 
 // Equal compares two settings as written.
 func (s SyncReadiness) Equal(o SyncReadiness) bool {

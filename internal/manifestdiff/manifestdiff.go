@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -95,6 +96,10 @@ type Diff struct {
 	Mask func(string) string
 
 	live map[string]bool // envs compared live
+	// crds are the CustomResourceDefinitions each revision (0 base, 1
+	// head) keeps as files, read on first need (see repoCRDs).
+	crds     [2][]syncready.CRD
+	crdsRead [2]bool
 	// rendered counts the bytes every render of the run returned (count).
 	rendered atomic.Int64
 	// same caches sameDeployment.
@@ -162,6 +167,11 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		return rep, err
 	}
 	pairs := pending(entries)
+	if slices.ContainsFunc(pairs, func(p *pair) bool { return len(p.todo) > 0 }) {
+		// the schema checks of what renders need the built-in schema:
+		// parse it while the apps render rather than after
+		syncready.Warm()
+	}
 	if d.Rendering != nil {
 		d.Rendering()
 	}

@@ -12,11 +12,14 @@ import (
 )
 
 // objectsOf keeps what the sync-readiness checks read of a rendered side:
-// the object's identity, with the namespace Argo CD syncs it to.
+// the object's identity, with the namespace Argo CD syncs it to, and what
+// the schema rules need (decided here, on the app's worker, for built-in
+// kinds).
 func objectsOf(res []diff.Resource) []syncready.Object {
 	out := make([]syncready.Object, len(res))
 	for i, r := range res {
-		out[i] = syncready.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+		out[i] = syncready.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name,
+			Schema: syncready.NewSchema(r.Object, r.Source)}
 	}
 	return out
 }
@@ -85,6 +88,13 @@ func (d *Diff) readyEnv(env string, side int, pairs []*pair, skip map[*pair]bool
 	if len(e.Apps) == 0 {
 		return e, nil // nothing rendered in env: its AppProjects are not read
 	}
+	if needsRepoCRDs(e.Apps) {
+		crds, err := d.repoCRDs(side)
+		if err != nil {
+			return e, fmt.Errorf("env %s at %s: CustomResourceDefinitions: %w", env, s.Name, err)
+		}
+		e.CRDs = crds
+	}
 	files, err := cfg.AppProjectFiles(s.FS, env)
 	if err != nil {
 		return e, fmt.Errorf("env %s at %s: AppProjects: %w", env, s.Name, err)
@@ -127,4 +137,35 @@ func (d *Diff) unchangedObjects(p *pair) {
 	}
 	objs := objectsOf(res)
 	p.objects = [2][]syncready.Object{objs, objs}
+}
+
+// needsRepoCRDs reports whether some custom resource of apps has no CRD
+// they render: only then is the repository searched for one.
+func needsRepoCRDs(apps []syncready.App) bool {
+	rendered := map[string]bool{}
+	for _, a := range apps {
+		for _, o := range a.Objects {
+			if c := o.Schema.CRD; c != nil {
+				rendered[c.Group+"/"+c.Kind] = true
+			}
+		}
+	}
+	for _, a := range apps {
+		for _, o := range a.Objects {
+			if o.Schema.Body != nil && !rendered[diff.Group(o.APIVersion)+"/"+o.Kind] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repoCRDs reads the CRDs one revision keeps as files, once per run.
+func (d *Diff) repoCRDs(side int) ([]syncready.CRD, error) {
+	if d.crdsRead[side] {
+		return d.crds[side], nil
+	}
+	crds, err := syncready.RepoCRDs(d.side(side).FS)
+	d.crds[side], d.crdsRead[side] = crds, err == nil
+	return crds, err
 }

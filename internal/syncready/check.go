@@ -13,6 +13,9 @@ import (
 // namespaced one that named none (see diff.Resource).
 type Object struct {
 	APIVersion, Kind, Namespace, Name string
+	// Schema is what the schema rules need of it (see NewSchema); zero
+	// for an object they do not judge.
+	Schema Schema
 }
 
 func (o Object) group() string {
@@ -53,6 +56,9 @@ type Env struct {
 	// api-* rules.
 	KubeVersion string
 	Apps        []App
+	// CRDs are the CustomResourceDefinitions found in the repository for
+	// the env; one an app of the env renders is preferred.
+	CRDs []CRD
 }
 
 // Check judges every app of e. The error is a bad KubeVersion only.
@@ -69,13 +75,28 @@ func Check(e Env) ([]Finding, error) {
 			out = append(out, projectFindings(e, a)...)
 		}
 	}
+	removed := map[string]bool{}
 	if e.KubeVersion != "" {
 		kube, err := parseVersion(e.KubeVersion)
 		if err != nil {
 			return nil, fmt.Errorf("env %s: %w", e.Name, err)
 		}
 		for _, a := range e.Apps {
-			out = append(out, apiFindings(e.Name, a, kube)...)
+			fs := apiFindings(e.Name, a, kube)
+			for _, f := range fs {
+				if f.Rule == RuleAPIRemoved {
+					removed[f.key()] = true
+				}
+			}
+			out = append(out, fs...)
+		}
+	}
+	for _, f := range schemaFindings(e) {
+		// the server refuses a removed apiVersion before it reads the body
+		g := f
+		g.Rule = RuleAPIRemoved
+		if !removed[g.key()] {
+			out = append(out, f)
 		}
 	}
 	out = append(out, sharedFindings(e)...)

@@ -3,8 +3,10 @@
 // whether the app's AppProject permits its sources, destination and every
 // object (as Argo CD v3.6 applies AppProject rules), whether the env's
 // Kubernetes version still serves each object's API version (from
-// k8s.io/api's generated prerelease-lifecycle data), and whether two apps
-// of one env render the same object. It never prints.
+// k8s.io/api's generated prerelease-lifecycle data), whether each object
+// passes the API server's strict field validation (built-in kinds by the
+// schema client-go embeds, custom resources by their CRDs), and whether
+// two apps of one env render the same object. It never prints.
 package syncready
 
 import (
@@ -23,15 +25,19 @@ const (
 
 // Rule ids: stable, for scripts and .promote.yaml.
 const (
-	RuleProjectMissing     = "project-missing"
-	RuleProjectSource      = "project-source"
-	RuleProjectDestination = "project-destination"
-	RuleProjectNamespace   = "project-namespace"
-	RuleProjectClusterKind = "project-cluster-resource"
-	RuleProjectNSKind      = "project-namespace-resource"
-	RuleAPIRemoved         = "api-removed"
-	RuleAPIDeprecated      = "api-deprecated"
-	RuleSharedResource     = "shared-resource"
+	RuleProjectMissing       = "project-missing"
+	RuleProjectSource        = "project-source"
+	RuleProjectDestination   = "project-destination"
+	RuleProjectNamespace     = "project-namespace"
+	RuleProjectClusterKind   = "project-cluster-resource"
+	RuleProjectNSKind        = "project-namespace-resource"
+	RuleAPIRemoved           = "api-removed"
+	RuleAPIDeprecated        = "api-deprecated"
+	RuleSharedResource       = "shared-resource"
+	RuleSchemaUnknownField   = "schema-unknown-field"
+	RuleSchemaType           = "schema-type"
+	RuleSchemaDuplicateField = "schema-duplicate-field"
+	RuleSchemaUnknownKind    = "schema-unknown-kind"
 )
 
 // Rules lists every rule with its default severity, in the order the docs
@@ -46,6 +52,10 @@ var Rules = []struct{ ID, Severity string }{
 	{RuleAPIRemoved, SeverityError},
 	{RuleAPIDeprecated, SeverityWarning},
 	{RuleSharedResource, SeverityError},
+	{RuleSchemaUnknownField, SeverityError},
+	{RuleSchemaType, SeverityError},
+	{RuleSchemaDuplicateField, SeverityError},
+	{RuleSchemaUnknownKind, SeverityInfo},
 }
 
 // KnownRule reports whether id is one of Rules.

@@ -34,7 +34,7 @@ func TestAPILifecycle(t *testing.T) {
 		t.Run(tt.apiVersion+" "+tt.kind+" at "+tt.kube, func(t *testing.T) {
 			fs, err := Check(Env{Name: "prod", KubeVersion: tt.kube, Projects: map[string]*Project{"default": permissive()},
 				Apps: []App{{Name: "a", Server: "https://kubernetes.default.svc", Namespace: "ns",
-					Objects: []Object{{tt.apiVersion, tt.kind, "ns", "x"}}}}})
+					Objects: []Object{{APIVersion: tt.apiVersion, Kind: tt.kind, Namespace: "ns", Name: "x"}}}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,14 +66,19 @@ func TestBadKubeVersion(t *testing.T) {
 }
 
 // TestAPIModuleVersion holds APIModuleVersion, which messages and docs
-// name, to the k8s.io/api go.mod requires.
+// name, to the k8s.io/api, client-go and apiextensions-apiserver go.mod
+// requires.
 func TestAPIModuleVersion(t *testing.T) {
 	data, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "\tk8s.io/api "+APIModuleVersion+" ") && !strings.Contains(string(data), "\tk8s.io/api "+APIModuleVersion+"\n") {
-		t.Errorf("go.mod does not require k8s.io/api %s: update APIModuleVersion and the docs", APIModuleVersion)
+	// the schema rules name it too: client-go's and apiextensions-apiserver's
+	// embedded schemas are of the same release
+	for _, mod := range []string{"k8s.io/api", "k8s.io/client-go", "k8s.io/apiextensions-apiserver"} {
+		if !strings.Contains(string(data), "\t"+mod+" "+APIModuleVersion+" ") && !strings.Contains(string(data), "\t"+mod+" "+APIModuleVersion+"\n") {
+			t.Errorf("go.mod does not require %s %s: update APIModuleVersion and the docs", mod, APIModuleVersion)
+		}
 	}
 }
 
@@ -84,10 +89,10 @@ func permissive() *Project {
 }
 
 func TestSharedResource(t *testing.T) {
-	cm := Object{"v1", "ConfigMap", "ns", "shared"}
+	cm := Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "shared"}
 	fs, err := Check(Env{Name: "qa", Projects: map[string]*Project{"default": permissive()}, Apps: []App{
 		{Name: "a", Server: "https://x", Namespace: "ns", Objects: []Object{cm, cm}},
-		{Name: "b", Server: "https://x", Namespace: "ns", Objects: []Object{cm, {"v1", "ConfigMap", "ns", "own"}}},
+		{Name: "b", Server: "https://x", Namespace: "ns", Objects: []Object{cm, {APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "own"}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

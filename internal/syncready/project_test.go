@@ -33,7 +33,9 @@ func exampleProjects(t *testing.T) map[string]*Project {
 func TestArgoCDExamples(t *testing.T) {
 	projects := exampleProjects(t)
 	const inCluster = "https://kubernetes.default.svc"
-	obj := func(apiVersion, kind, ns, name string) []Object { return []Object{{apiVersion, kind, ns, name}} }
+	obj := func(apiVersion, kind, ns, name string) []Object {
+		return []Object{{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name}}
+	}
 	tests := []struct {
 		name string
 		app  App
