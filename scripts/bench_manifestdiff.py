@@ -12,8 +12,8 @@ import tempfile
 import time
 
 
-def _ours(a, repo, cache):
-    return [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "markdown",
+def _ours(a, repo, cache, binary=None):
+    return [binary or f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "markdown",
             "--cache-dir", cache, "--output-file", os.devnull]
 
 
@@ -43,7 +43,7 @@ def run(a, work, url, generate, alternate, sh):
     warm = f"{work}/md-cache-warm"
     for nodes in (12, 50):
         repo, _ = generate(a.gen, f"{work}/md-{nodes}", nodes, url, "promote-prod")
-        base_times, cold_times, warm_times = [], [], []
+        base_times, cold_times, warm_times, b_times = [], [], [], []
         _time(_ours(a, repo, warm), env)  # fill the warm cache once
         for _ in range(runs):
             base_times.append(_time(["bash", f"{a.baseline}/manifestdiff.sh", repo, "HEAD~1", url,
@@ -52,9 +52,14 @@ def run(a, work, url, generate, alternate, sh):
             cold_times.append(_time(_ours(a, repo, cold), env))
             shutil.rmtree(cold)
             warm_times.append(_time(_ours(a, repo, warm), env))
+            if a.b:  # another build (BENCH_B), alternating with ours
+                b_times.append(_time(_ours(a, repo, warm, f"{a.b}/manifestdiff"), env))
         b = statistics.median(base_times)
         rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (cold chart cache)", b, statistics.median(cold_times)))
         rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (warm chart cache)", b, statistics.median(warm_times)))
+        if b_times:
+            rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (warm chart cache), BENCH_B build",
+                         b, statistics.median(b_times)))
     _growth(a, work, url, generate, sh, env, warm)
     return rows
 

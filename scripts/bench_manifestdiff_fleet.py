@@ -13,8 +13,9 @@ Then the same one-app change (one prod node's frontend values) on 12, 100
 and 1000 nodes: how a run's time and memory follow the repository's size
 when the change stays the same.
 
-With BENCH_MD_B=/path/to/other/manifestdiff, a third command alternates: the
-same whole run with that binary (an A/B of two builds). Each run's CPU
+With BENCH_B (bench.sh) or BENCH_MD_B=/path/to/other/manifestdiff, a third
+command alternates: the same whole run with that binary (an A/B of two
+builds), and the one-app changes alternate with it too. Each run's CPU
 (user+sys) and peak RSS come from wait4's rusage; medians are printed. On a
 shared machine, wall-clock is noisy: compare CPU, and take wall figures
 on a quiet one. Every run's report is checked equal to the first.
@@ -54,7 +55,7 @@ def _same(path, ref):
 
 def run(a, work, url, generate, sh, nodes=1000):
     runs = int(os.environ.get("BENCH_MD_RUNS", "3"))
-    other = os.environ.get("BENCH_MD_B", "")
+    other = os.environ.get("BENCH_MD_B", "") or (f"{a.b}/manifestdiff" if a.b else "")
     repo, _ = generate(a.gen, f"{work}/fleet-{nodes}", nodes, url, "promote-prod")
     cache = f"{work}/fleet-cache"
     out = tempfile.mkdtemp(dir=work)
@@ -96,10 +97,10 @@ def run(a, work, url, generate, sh, nodes=1000):
         if name == "merge":
             name = "merge of the 4 shards"
         print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB | {target} |")
-    by_size(a, work, url, generate, sh, repo, cache, env, runs)
+    by_size(a, work, url, generate, sh, repo, cache, env, runs, other)
 
 
-def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
+def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs, other):
     """The same one-app change on 12, 100 and 1000 nodes: what a run costs
     as the repository grows and the change does not."""
     print(f"\nmanifestdiff, one app changed (one prod node's frontend values), by repository size "
@@ -115,7 +116,11 @@ def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
         cmd = [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "json",
                "--cache-dir", cache, "--output-file", out]
         _run(cmd, env)  # the chart versions of a new repository into the cache
-        rs = [_run(cmd, env) for _ in range(runs)]
+        rs, other_rs = [], []
+        for _ in range(runs):
+            rs.append(_run(cmd, env))
+            if other:
+                other_rs.append(_run([other] + cmd[1:], env))
         with open(out) as f:
             summary = json.load(f)["summary"]
         if summary["byStatus"]["changed"] != 1 or summary["errors"] != 0:
@@ -124,3 +129,8 @@ def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
         cpu = statistics.median(r[1] for r in rs)
         rss = max(r[2] for r in rs)
         print(f"| {nodes} nodes x 3 envs | {summary['apps']:,} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB |")
+        if other_rs:
+            wall = statistics.median(r[0] for r in other_rs)
+            cpu = statistics.median(r[1] for r in other_rs)
+            rss = max(r[2] for r in other_rs)
+            print(f"| {nodes} nodes x 3 envs, other build | {summary['apps']:,} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB |")
