@@ -7,8 +7,9 @@ files, then `promote apply` and `promote status` on a 1000-node repo (no
 baseline there: the shell pipeline takes minutes). Runs alternate
 (baseline, ours, baseline, ours, ...) on fresh copies of the repo, so all
 see the same machine state; medians and their ratio are printed as a
-markdown table for docs/benchmarks.md. With --b DIR (BENCH_B in bench.sh),
-DIR's promote and manifestdiff alternate with ours in every workload.
+markdown table for docs/benchmarks.md. With --b DIR[:DIR...] (BENCH_B in
+bench.sh), each DIR's promote and manifestdiff alternate with ours in
+every workload; BENCH_PADDED=0 leaves out the 20,000-file repository.
 """
 import argparse
 import os
@@ -130,7 +131,11 @@ def alternate(runs, setup, cmds):
 # The targets of promote apply (issue 30): under 50 ms on 12 nodes, under
 # 1 s on 1000 nodes.
 PROMOTE_TARGETS = {"12 nodes": (None, 50), "12 nodes + 20,000 files": (None, 50), "1000 nodes": (None, 1000)}
-B = "BENCH_B build"
+
+
+def others(a):
+    """The other builds of --b, as (name, directory): b-NAME is how bench.sh stages NAME."""
+    return [(os.path.basename(d).removeprefix("b-"), d) for d in a.b.split(":") if d]
 
 
 def target_text(target):
@@ -156,7 +161,10 @@ def target_met(target, baseline, ours):
 
 def bench_promote(a, work, chart_url):
     rows = []
-    for label, nodes, padding in (("12 nodes", 12, 0), ("12 nodes + 20,000 files", 12, 20000), ("1000 nodes", 1000, 0)):
+    scenarios = [("12 nodes", 12, 0), ("12 nodes + 20,000 files", 12, 20000), ("1000 nodes", 1000, 0)]
+    if os.environ.get("BENCH_PADDED", "1") == "0":
+        scenarios = [s for s in scenarios if not s[2]]
+    for label, nodes, padding in scenarios:
         base = f"{work}/promote-{nodes}-{padding}"
         repo, _ = generate(a.gen, base, nodes, chart_url)
         if padding:
@@ -178,8 +186,8 @@ def bench_promote(a, work, chart_url):
             cmds["baseline promote.sh"] = lambda cwd: ["bash", f"{a.baseline}/promote.sh", cwd, "preprod", "prod"]
         cmds["promote apply"] = apply(f"{a.bin}/promote")
         cmds["promote apply --skip-chart-check"] = apply(f"{a.bin}/promote", "--skip-chart-check")
-        if a.b:
-            cmds[f"promote apply, {B}"] = apply(f"{a.b}/promote")
+        for name, d in a.others:
+            cmds[f"promote apply, {name}"] = apply(f"{d}/promote")
         med, _ = alternate(a.runs, setup, cmds)
         # the numstat of our commit, as the acceptance counts it, and the
         # peak RSS of that run (memory should not grow with the files)
@@ -200,10 +208,10 @@ def bench_promote(a, work, chart_url):
 
 
 def bench_status(a, repo, label):
-    """promote status on one repository (it only reads): ours and B's alternating."""
+    """promote status on one repository (it only reads): ours and the other builds' alternating."""
     cmds = {"promote status": [f"{a.bin}/promote", "status", "--repo", repo]}
-    if a.b:
-        cmds[f"promote status, {B}"] = [f"{a.b}/promote", "status", "--repo", repo]
+    for name, d in a.others:
+        cmds[f"promote status, {name}"] = [f"{d}/promote", "status", "--repo", repo]
     times = {name: [] for name in cmds}
     for _ in range(a.runs):
         for name, cmd in cmds.items():
@@ -217,12 +225,13 @@ def main():
     ap.add_argument("--gen", default=f"{here}/gen_gitops_repo.py", help="the repository generator")
     ap.add_argument("--baseline", default=f"{here}/baseline", help="directory of promote.sh and manifestdiff.sh")
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--b", default="", help="another build's promote and manifestdiff, alternating with ours")
+    ap.add_argument("--b", default="", help="other builds' directories (DIR:DIR...) of promote and manifestdiff, alternating with ours")
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "7")))
     ap.add_argument("--only", choices=["promote", "manifestdiff", "manifestdiff-1000", "html", "all"],
                     default=os.environ.get("BENCH_ONLY", "all"))
     a = ap.parse_args()
+    a.others = others(a)
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(dir=a.out, prefix="run-")
     # one chart repository on loopback, for the chart check of `promote apply`

@@ -18,13 +18,18 @@ rm -rf "$staged"
 mkdir -p "$staged"
 install -m 755 "$root/bin/promote" "$root/bin/manifestdiff" "$yq" "$staged/"
 if [ "${BENCH_MANIFESTDIFF:-1}" = 1 ]; then install -m 755 "$("$tools" helm)" "$staged/"; fi
-# BENCH_B=DIR: another build's promote and manifestdiff (e.g. main's,
-# built with `go build -o DIR/...`), timed alternating with ours in every
-# workload: the A/B that docs/architecture.md's rule asks for.
-if [ -n "${BENCH_B:-}" ]; then
-  mkdir -p "$staged/b"
-  install -m 755 "$BENCH_B/promote" "$BENCH_B/manifestdiff" "$staged/b/"
-fi
+# BENCH_B=DIR[:DIR...]: other builds' promote and manifestdiff (e.g. main's,
+# built with `go build -o DIR/...`), each timed alternating with ours in
+# every workload under its directory's name: the A/B that
+# docs/architecture.md's rule asks for.
+others=()
+IFS=: read -ra bdirs <<< "${BENCH_B:-}"
+for d in "${bdirs[@]}"; do
+  b=$staged/b-$(basename "$d")
+  mkdir -p "$b"
+  install -m 755 "$d/promote" "$d/manifestdiff" "$b/"
+  others+=("$b")
+done
 export PATH=$staged:$PATH
 exec python3 "$root/scripts/bench.py" --baseline "${BASELINE:-$root/scripts/baseline}" \
-  --bin "$staged" ${BENCH_B:+--b "$staged/b"} --out "$root/.bench" "$@"
+  --bin "$staged" --b "$(IFS=:; echo "${others[*]}")" --out "$root/.bench" "$@"

@@ -43,7 +43,8 @@ def run(a, work, url, generate, alternate, sh):
     warm = f"{work}/md-cache-warm"
     for nodes in (12, 50):
         repo, _ = generate(a.gen, f"{work}/md-{nodes}", nodes, url, "promote-prod")
-        base_times, cold_times, warm_times, b_times = [], [], [], []
+        base_times, cold_times, warm_times = [], [], []
+        other_times = {name: [] for name, _ in a.others}
         _time(_ours(a, repo, warm), env)  # fill the warm cache once
         for _ in range(runs):
             base_times.append(_time(["bash", f"{a.baseline}/manifestdiff.sh", repo, "HEAD~1", url,
@@ -52,14 +53,14 @@ def run(a, work, url, generate, alternate, sh):
             cold_times.append(_time(_ours(a, repo, cold), env))
             shutil.rmtree(cold)
             warm_times.append(_time(_ours(a, repo, warm), env))
-            if a.b:  # another build (BENCH_B), alternating with ours
-                b_times.append(_time(_ours(a, repo, warm, f"{a.b}/manifestdiff"), env))
+            for name, d in a.others:  # other builds (BENCH_B), alternating with ours
+                other_times[name].append(_time(_ours(a, repo, warm, f"{d}/manifestdiff"), env))
         b = statistics.median(base_times)
         rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (cold chart cache)", b, statistics.median(cold_times)))
         rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (warm chart cache)", b, statistics.median(warm_times)))
-        if b_times:
-            rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (warm chart cache), BENCH_B build",
-                         b, statistics.median(b_times)))
+        for name, ts in other_times.items():
+            rows.append((f"manifestdiff, promote-prod, {nodes} nodes", f"manifestdiff (warm chart cache), {name}",
+                         b, statistics.median(ts)))
     _growth(a, work, url, generate, sh, env, warm)
     return rows
 
