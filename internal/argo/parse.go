@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
 	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
@@ -46,7 +47,7 @@ func (d *discovery) parseApp(at origin, doc *yaml.Node) (App, error) {
 // ApplicationSet's, which the controller always gives it.
 func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns string) (App, error) {
 	var meta rawMeta
-	if err := decodeNode(metaN, &meta); err != nil {
+	if err := plainyaml.Decode(metaN, &meta, plainMeta); err != nil {
 		return App{}, at.errorf(0, "metadata: %s", err)
 	}
 	what := "application"
@@ -58,7 +59,7 @@ func (d *discovery) buildApp(at origin, metaN, specN *yaml.Node, appSet, ns stri
 	}
 	ctx := func(err error) error { return at.errorf(0, "%s %s: %s", what, meta.Name, err) }
 	var spec rawSpec
-	if err := decodeNode(specN, &spec); err != nil {
+	if err := plainyaml.Decode(specN, &spec, plainSpec); err != nil {
 		return App{}, ctx(err)
 	}
 	a := App{
@@ -121,20 +122,6 @@ func instanceName(ns, name, controlPlane string) string {
 	return ns + "_" + name
 }
 
-// automatedBlock is what automated reads of syncPolicy.automated.
-type automatedBlock struct {
-	Enabled *bool `yaml:"enabled"`
-	Prune   bool  `yaml:"prune"`
-}
-
-// decodeNode decodes n into v with yaml.v3; an absent node leaves v as it is.
-func decodeNode(n *yaml.Node, v any) error {
-	if n == nil {
-		return nil
-	}
-	return n.Decode(v)
-}
-
 // automated mirrors Argo CD: an automated block turns auto-sync on unless
 // it says enabled: false (Argo CD 3); its prune flag matters only then.
 func automated(n *yaml.Node) (on, prune bool, err error) {
@@ -142,7 +129,7 @@ func automated(n *yaml.Node) (on, prune bool, err error) {
 		return false, false, nil
 	}
 	var v automatedBlock
-	if err := decodeNode(n, &v); err != nil {
+	if err := plainyaml.Decode(n, &v, plainAutomated); err != nil {
 		return false, false, fmt.Errorf("syncPolicy.automated: %w", err)
 	}
 	on = v.Enabled == nil || *v.Enabled

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
 	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
@@ -71,7 +72,7 @@ func (d *discovery) source(n *yaml.Node, field, instance string, overrides bool)
 		return Source{}, err
 	}
 	var r rawSource
-	if err := decodeNode(n, &r); err != nil {
+	if err := plainyaml.Decode(n, &r, plainSource); err != nil {
 		return Source{}, fmt.Errorf("%s: %w", field, err)
 	}
 	p, err := cleanRel(r.Path)
@@ -157,7 +158,7 @@ func parseHelm(n *yaml.Node, field string) (*Helm, error) {
 		}
 	}
 	var r rawHelm
-	if err := decodeNode(n, &r); err != nil {
+	if err := plainyaml.Decode(n, &r, plainHelm); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
 	h := Helm{ReleaseName: r.ReleaseName, ValueFiles: r.ValueFiles, Values: r.Values,

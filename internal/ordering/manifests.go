@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/plainyaml"
 	"github.com/gitops-promote/gitops-promote/internal/yamlnode"
 )
 
@@ -79,7 +80,7 @@ func objectsOf(ms []argo.Manifest) ([]rawObject, error) {
 				continue
 			}
 			var d rawDoc
-			if err := doc.Decode(&d); err != nil {
+			if err := plainyaml.Decode(doc, &d, plainDoc); err != nil {
 				if !isArgo(yamlnode.Scalar(yamlnode.Value(doc, "apiVersion")), yamlnode.Scalar(yamlnode.Value(doc, "kind"))) {
 					continue // not ours: argo.Discover ignores it too
 				}

@@ -47,17 +47,59 @@ func verify(old *tree, out []byte, edits []edit) error {
 }
 
 // sameFileComments checks that the edit lost, added or altered no
-// comment, comparing them as yaml.v3 attaches them, document by document.
+// comment. Two files blockyaml parsed compare the comments it lists, one
+// per line, as multisets. Otherwise both are compared as yaml.v3 attaches
+// them, document by document: when only one of the two is plain (an edit
+// quoted a value in a way blockyaml leaves to yaml.v3), that one is
+// parsed again by yaml.v3 for its comments, the nodes compared stay the
+// same.
 func sameFileComments(old, nt *tree) error {
-	if len(old.docs) != len(nt.docs) {
-		return fmt.Errorf("edited file has %d documents, not %d: %w", len(nt.docs), len(old.docs), ErrVerify)
+	if old.plain && nt.plain {
+		for i := range old.docs {
+			if (old.docNode[i] == nil) != (nt.docNode[i] == nil) {
+				return fmt.Errorf("document %d: comments changed: %w", i, ErrVerify)
+			}
+		}
+		if !sameStrings(old.comments, nt.comments) {
+			return fmt.Errorf("comments changed: %w", ErrVerify)
+		}
+		return nil
 	}
-	for i := range old.docs {
-		if (old.docNode[i] == nil) != (nt.docNode[i] == nil) || !sameComments(old.docRoot(i), nt.docRoot(i)) {
+	oc, nc := old, nt
+	var err error
+	if oc.plain {
+		if oc, err = parseFull(old.src); err != nil {
+			return fmt.Errorf("original file does not parse: %s: %w", oneLine(err), ErrVerify)
+		}
+	}
+	if nc.plain {
+		if nc, err = parseFull(nt.src); err != nil {
+			return fmt.Errorf("edited file does not parse: %s: %w", oneLine(err), ErrVerify)
+		}
+	}
+	if len(oc.docs) != len(nc.docs) {
+		return fmt.Errorf("edited file has %d documents, not %d: %w", len(nc.docs), len(oc.docs), ErrVerify)
+	}
+	for i := range oc.docs {
+		if (oc.docNode[i] == nil) != (nc.docNode[i] == nil) || !sameComments(oc.docRoot(i), nc.docRoot(i)) {
 			return fmt.Errorf("document %d: comments changed: %w", i, ErrVerify)
 		}
 	}
 	return nil
+}
+
+// sameStrings reports whether a and b hold the same strings, in any order.
+func sameStrings(a, b []string) bool {
+	if slices.Equal(a, b) {
+		return true
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }
 
 // sameComments reports whether two documents hold the same comments,
