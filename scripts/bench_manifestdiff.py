@@ -12,8 +12,8 @@ import tempfile
 import time
 
 
-def _ours(a, repo, cache):
-    return [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "markdown",
+def _ours(a, repo, cache, binary=None):
+    return [binary or f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "markdown",
             "--cache-dir", cache, "--output-file", os.devnull]
 
 
@@ -44,6 +44,7 @@ def run(a, work, url, generate, alternate, sh):
     for nodes in (12, 50):
         repo, _ = generate(a.gen, f"{work}/md-{nodes}", nodes, url, "promote-prod")
         base_times, cold_times, warm_times = [], [], []
+        other_times = {name: [] for name, _ in a.others}
         _time(_ours(a, repo, warm), env)  # fill the warm cache once
         for _ in range(runs):
             base_times.append(_time(["bash", f"{a.baseline}/manifestdiff.sh", repo, "HEAD~1", url,
@@ -52,9 +53,14 @@ def run(a, work, url, generate, alternate, sh):
             cold_times.append(_time(_ours(a, repo, cold), env))
             shutil.rmtree(cold)
             warm_times.append(_time(_ours(a, repo, warm), env))
+            for name, d in a.others:  # other builds (BENCH_B), alternating with ours
+                other_times[name].append(_time(_ours(a, repo, warm, f"{d}/manifestdiff"), env))
         b = statistics.median(base_times)
         rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (cold chart cache)", b, statistics.median(cold_times)))
         rows.append((f"manifestdiff, promote-prod, {nodes} nodes", "manifestdiff (warm chart cache)", b, statistics.median(warm_times)))
+        for name, ts in other_times.items():
+            rows.append((f"manifestdiff, promote-prod, {nodes} nodes", f"manifestdiff (warm chart cache), {name}",
+                         b, statistics.median(ts)))
     _growth(a, work, url, generate, sh, env, warm)
     return rows
 

@@ -13,8 +13,9 @@ Then the same one-app change (one prod node's frontend values) on 12, 100
 and 1000 nodes: how a run's time and memory follow the repository's size
 when the change stays the same.
 
-With BENCH_MD_B=/path/to/other/manifestdiff, a third command alternates: the
-same whole run with that binary (an A/B of two builds). Each run's CPU
+With BENCH_B (bench.sh: one or more builds) or
+BENCH_MD_B=/path/to/other/manifestdiff, the same whole run with each other
+binary alternates too (an A/B of builds), and so do the one-app changes. Each run's CPU
 (user+sys) and peak RSS come from wait4's rusage; medians are printed. On a
 shared machine, wall-clock is noisy: compare CPU, and take wall figures
 on a quiet one. Every run's report is checked equal to the first.
@@ -54,7 +55,9 @@ def _same(path, ref):
 
 def run(a, work, url, generate, sh, nodes=1000):
     runs = int(os.environ.get("BENCH_MD_RUNS", "3"))
-    other = os.environ.get("BENCH_MD_B", "")
+    other = [(name, f"{d}/manifestdiff") for name, d in a.others]
+    if os.environ.get("BENCH_MD_B"):
+        other.append(("BENCH_MD_B", os.environ["BENCH_MD_B"]))
     repo, _ = generate(a.gen, f"{work}/fleet-{nodes}", nodes, url, "promote-prod")
     cache = f"{work}/fleet-cache"
     out = tempfile.mkdtemp(dir=work)
@@ -67,8 +70,8 @@ def run(a, work, url, generate, sh, nodes=1000):
     ref = f"{out}/ref.json"
     _run(whole(f"{a.bin}/manifestdiff", "ref"), env)  # fill the chart cache, the reference report
     res = {"whole": [], "shards": [], "merge": []}
-    if other:
-        res["whole, BENCH_MD_B"] = []
+    for name, _ in other:
+        res[f"whole, {name}"] = []
     for i in range(runs):
         res["whole"].append(_run(whole(f"{a.bin}/manifestdiff", "whole"), env))
         _same(f"{out}/whole.json", ref)
@@ -79,8 +82,8 @@ def run(a, work, url, generate, sh, nodes=1000):
         res["merge"].append(_run([f"{a.bin}/manifestdiff", "merge", "-o", "json", "--output-file", f"{out}/merged.json"]
                                  + [f"{out}/shard-{k}.json" for k in range(1, 5)], env))
         _same(f"{out}/merged.json", ref)
-        if other:
-            res["whole, BENCH_MD_B"].append(_run(whole(other, "other"), env))
+        for name, binary in other:
+            res[f"whole, {name}"].append(_run(whole(binary, "other"), env))
             _same(f"{out}/other.json", ref)
     print(f"\nmanifestdiff, promote-prod, {nodes} nodes ({runs} alternating runs, medians; "
           f"load average at the end {os.getloadavg()[0]:.1f}):\n")
@@ -96,10 +99,10 @@ def run(a, work, url, generate, sh, nodes=1000):
         if name == "merge":
             name = "merge of the 4 shards"
         print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB | {target} |")
-    by_size(a, work, url, generate, sh, repo, cache, env, runs)
+    by_size(a, work, url, generate, sh, repo, cache, env, runs, other)
 
 
-def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
+def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs, other):
     """The same one-app change on 12, 100 and 1000 nodes: what a run costs
     as the repository grows and the change does not."""
     print(f"\nmanifestdiff, one app changed (one prod node's frontend values), by repository size "
@@ -115,7 +118,11 @@ def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
         cmd = [f"{a.bin}/manifestdiff", "--repo", repo, "--base", "HEAD~1", "-o", "json",
                "--cache-dir", cache, "--output-file", out]
         _run(cmd, env)  # the chart versions of a new repository into the cache
-        rs = [_run(cmd, env) for _ in range(runs)]
+        rs, other_rs = [], {name: [] for name, _ in other}
+        for _ in range(runs):
+            rs.append(_run(cmd, env))
+            for name, binary in other:
+                other_rs[name].append(_run([binary] + cmd[1:], env))
         with open(out) as f:
             summary = json.load(f)["summary"]
         if summary["byStatus"]["changed"] != 1 or summary["errors"] != 0:
@@ -124,3 +131,8 @@ def by_size(a, work, url, generate, sh, fleet_repo, cache, env, runs):
         cpu = statistics.median(r[1] for r in rs)
         rss = max(r[2] for r in rs)
         print(f"| {nodes} nodes x 3 envs | {summary['apps']:,} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB |")
+        for name, ors in other_rs.items():
+            wall = statistics.median(r[0] for r in ors)
+            cpu = statistics.median(r[1] for r in ors)
+            rss = max(r[2] for r in ors)
+            print(f"| {nodes} nodes x 3 envs, {name} | {summary['apps']:,} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MB |")

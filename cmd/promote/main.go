@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
-	_ "github.com/gitops-promote/gitops-promote/cmd/promote/internal/warm" // heap populated during init
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 )
 

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -147,18 +146,14 @@ func firstDup(dups map[int]*DuplicateKeyError) *DuplicateKeyError {
 
 // errorLine is the line posError put after "file:", 0 if none.
 func errorLine(err error) int {
-	if m := fileLineRE().FindStringSubmatch(err.Error()); m != nil {
+	if m := fileLineRE.FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
 	return 0
 }
 
-// fileLineRE is compiled on first use, not at init: it reads error
-// messages only, and every start of promote would pay for it.
-var fileLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^env [^:]+: [^:]+:(\d+): `)
-})
+var fileLineRE = regexp.MustCompile(`^env [^:]+: [^:]+:(\d+): `)
 
 // DiscoverManifests is Discover over manifests ReadManifests returned.
 //
@@ -409,11 +404,7 @@ func (o origin) errorf(line int, format string, args ...any) error {
 	return posError(o.file, line, fmt.Errorf(format, args...))
 }
 
-// lineRE is compiled on first use, not at init: it reads error messages
-// only, and every start of promote would pay for it.
-var lineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bline (\d+):\s*`)
-})
+var lineRE = regexp.MustCompile(`\bline (\d+):\s*`)
 
 // posError renders err as "file:line: message" on one line. A line number
 // inside the message (yaml errors and checkKeys carry one) is more precise
@@ -423,7 +414,7 @@ var lineRE = sync.OnceValue(func() *regexp.Regexp {
 func posError(file string, fallback int, err error) error {
 	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
 	line := fallback
-	if m := lineRE().FindStringSubmatchIndex(msg); m != nil {
+	if m := lineRE.FindStringSubmatchIndex(msg); m != nil {
 		line, _ = strconv.Atoi(msg[m[2]:m[3]])
 		msg = msg[:m[0]] + msg[m[1]:]
 	}

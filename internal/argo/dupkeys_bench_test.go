@@ -13,7 +13,7 @@ import (
 // BenchmarkSplitDocs measures the duplicate key check against the parse it
 // follows, on the manifests of the generated repository ordering's tests
 // use (every env): walk is the check alone over the parsed trees, split
-// the parse with the check. docs/benchmarks.md has the figures.
+// the parse with the check.
 func BenchmarkSplitDocs(b *testing.B) {
 	files, _ := filepath.Glob("../ordering/testdata/genrepo/argocd/*/*.yaml")
 	if len(files) == 0 {

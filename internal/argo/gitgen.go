@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -298,35 +298,14 @@ func readObjects(fsys fs.FS, name string) ([]map[string]any, error) {
 	return nil, posError(name, 0, fmt.Errorf("git generator file: unable to parse file: must hold an object or a list of objects"))
 }
 
+var invalidDNSChars = regexp.MustCompile(`[^-a-z0-9.]`)
+
 // SanitizeName is Argo CD's name normaliser (path.basenameNormalized, the
 // normalize template function): lower case, characters other than
 // [-a-z0-9.] become "-", at most 253 characters, no leading or trailing
-// "-" or ".". Argo CD replaces with the regular expression `[^-a-z0-9.]`,
-// which matches one rune (an invalid UTF-8 byte counts as one): the loop
-// does the same without compiling it at init, which every start of
-// promote pays (TestSanitizeNameEqualsRegexp, FuzzSanitizeNameMatchesRegexp).
+// "-" or ".".
 func SanitizeName(name string) string {
-	name = strings.ToLower(name)
-	var b []byte // nil while nothing is replaced
-	for i := 0; i < len(name); {
-		c := name[i]
-		if c == '-' || c == '.' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
-			if b != nil {
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		if b == nil {
-			b = append(make([]byte, 0, len(name)), name[:i]...)
-		}
-		b = append(b, '-')
-		_, size := utf8.DecodeRuneInString(name[i:])
-		i += size
-	}
-	if b != nil {
-		name = string(b)
-	}
+	name = invalidDNSChars.ReplaceAllString(strings.ToLower(name), "-")
 	if len(name) > 253 {
 		name = name[:253]
 	}

@@ -11,6 +11,7 @@ import (
 	"hash"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -226,14 +227,7 @@ func hasFileDeps(fsys fs.FS, dir string) bool {
 	return false
 }
 
-// isManifestFile is a suffix test rather than a regular expression
-// because a package-level expression is compiled at init, on every start
-// of promote; matchers_test.go proves it equal to
-// \.(yaml|yml|json|jsonnet)$.
-func isManifestFile(name string) bool {
-	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") ||
-		strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonnet")
-}
+var manifestFile = regexp.MustCompile(`\.(yaml|yml|json|jsonnet)$`)
 
 // DirectoryFiles lists, in lexical order, the repository-relative files a
 // directory source reads, as Argo CD selects them: manifest extensions
@@ -260,7 +254,7 @@ func (s Source) DirectoryFiles(fsys fs.FS) ([]string, error) {
 			}
 			return nil
 		}
-		if !dir.DisableExtensionFilter && !isManifestFile(e.Name()) {
+		if !dir.DisableExtensionFilter && !manifestFile.MatchString(e.Name()) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, root+"/")

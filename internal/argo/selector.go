@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -98,15 +97,9 @@ func (s selector) matches(labels map[string]string) bool {
 	return true
 }
 
-// Compiled on first use, not at init: only a generator selector needs
-// them, and every start of promote would pay for them.
 var (
-	labelNameRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-	})
-	dnsSubdomain = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	})
+	labelNameRE  = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
 // validLabelKey is Kubernetes' qualified name check, which Argo CD applies
@@ -118,7 +111,7 @@ func validLabelKey(k string) error {
 		if strings.Contains(rest, "/") {
 			return fmt.Errorf("a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'")
 		}
-		if prefix == "" || len(prefix) > 253 || !dnsSubdomain().MatchString(prefix) {
+		if prefix == "" || len(prefix) > 253 || !dnsSubdomain.MatchString(prefix) {
 			return fmt.Errorf("prefix part must be a lowercase RFC 1123 subdomain")
 		}
 		name = rest
@@ -128,7 +121,7 @@ func validLabelKey(k string) error {
 		return fmt.Errorf("name part must be non-empty")
 	case len(name) > 63:
 		return fmt.Errorf("name part must be no more than 63 characters")
-	case !labelNameRE().MatchString(name):
+	case !labelNameRE.MatchString(name):
 		return fmt.Errorf("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character")
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"text/template"
 
 	"github.com/Masterminds/sprig/v3"
@@ -16,10 +15,8 @@ import (
 // funcMap is the ApplicationSet controller's: sprig's generic functions
 // minus those that leak the environment, plus its own helpers. slugify is
 // left out because its exact output depends on a library we do not have;
-// a template using it fails rather than renders differently. Built on
-// first use: most runs expand no goTemplate ApplicationSet, and promote
-// starts every run (sprig's map of some 200 functions is copied per call).
-var funcMap = sync.OnceValue(func() template.FuncMap {
+// a template using it fails rather than renders differently.
+var funcMap = func() template.FuncMap {
 	m := sprig.GenericFuncMap()
 	for _, unsafe := range []string{"env", "expandenv", "getHostByName"} {
 		delete(m, unsafe)
@@ -29,7 +26,7 @@ var funcMap = sync.OnceValue(func() template.FuncMap {
 	m["fromYaml"] = fromYAML
 	m["fromYamlArray"] = fromYAMLArray
 	return template.FuncMap(m)
-})
+}()
 
 // renderer substitutes generator parameters into template strings.
 type renderer struct {
@@ -61,7 +58,7 @@ func (r *renderer) replace(s string, params map[string]any) (string, error) {
 	t, ok := r.cache[s]
 	if !ok {
 		var err error
-		t, err = template.New("").Funcs(funcMap()).Option(r.opts...).Parse(s)
+		t, err = template.New("").Funcs(funcMap).Option(r.opts...).Parse(s)
 		if err != nil {
 			return "", fmt.Errorf("parsing %q: %w", s, err)
 		}

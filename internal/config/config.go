@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -192,19 +193,7 @@ func knownKeys(n *yaml.Node, allowed ...string) error {
 	return nil
 }
 
-// validEnvName is a string test rather than a regular expression because
-// a package-level expression is compiled at init, on every start of
-// promote; matchers_test.go proves it equal to ^[A-Za-z0-9][A-Za-z0-9_.-]*$.
-func validEnvName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		alnum := 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
-		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
-			return false
-		}
-	}
-	return s != ""
-}
+var envName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 func (c *Config) validate(at locator) error {
 	if c.RepoURL == "" {
@@ -215,7 +204,7 @@ func (c *Config) validate(at locator) error {
 	}
 	seen := map[string]int{}
 	for i, e := range c.Environments {
-		if !validEnvName(e) {
+		if !envName.MatchString(e) {
 			return invalid(at.line("environments", i), "environments: %q is not a valid name", e)
 		}
 		if j, ok := seen[e]; ok {

@@ -49,8 +49,6 @@ func (r *Repo) CommitFilesOnto(parent plumbing.Hash, extra []plumbing.Hash, file
 		}
 		parents, parentTree = append([]plumbing.Hash{parent}, extra...), c.TreeHash
 	}
-	r.batch = &objectBatch{hashes: map[plumbing.Hash]bool{}}
-	defer func() { r.batch = nil }()
 	tree, err := r.writeTree(parentTree, "", root)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -71,16 +69,6 @@ func (r *Repo) CommitFilesOnto(parent plumbing.Hash, extra []plumbing.Hash, file
 	h, err := r.store(c)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("writing commit: %w", err)
-	}
-	// Journaled: Recover may then remove a half-published pack knowing
-	// that no run of this tool is writing one.
-	if err := r.begin(journal{Op: "commit"}); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	err = r.flushBatch(r.batch)
-	r.end()
-	if err != nil {
-		return plumbing.ZeroHash, err
 	}
 	r.subjects.Store(h, subject(msg))
 	return h, nil
@@ -215,15 +203,11 @@ func (r *Repo) store(o encoder) (plumbing.Hash, error) {
 	return r.setObject(obj)
 }
 
-// setObject adds obj to the commit's batch, or writes it loose unless it
-// exists. A batch does not ask: go-git looks for a loose object first, two
-// system calls per new object, and an object that does exist costs only
-// its bytes in the new pack (git allows an object in several packs).
+// setObject writes obj as a loose object unless it exists, under the
+// lock of go-git's object reads (objects.go).
 func (r *Repo) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	if r.batch != nil {
-		r.batch.add(obj)
-		return obj.Hash(), nil
-	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.repo.Storer.HasEncodedObject(obj.Hash()) == nil {
 		return obj.Hash(), nil
 	}

@@ -44,8 +44,9 @@ func (f idxFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, er
 }
 
 // Create writes a new pack index through a temporary file that its Close
-// renames into place, before go-git renames the pack (see flushBatch for
-// why that order).
+// renames into place, before go-git renames the pack: go-git fails on a
+// pack without its index, while git and go-git ignore an index without
+// its pack (which Recover removes).
 func (f idxFS) Create(name string) (billy.File, error) {
 	if !isPackFile(name, ".idx") {
 		step("open-write", name)

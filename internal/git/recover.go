@@ -217,10 +217,10 @@ func tempTag() string { return fmt.Sprintf("gp%d_", os.Getpid()) }
 
 // removeDeadTemps deletes temporary files of dead processes of this tool
 // (objects/pack/tmp_*_gp<pid>_*, the journal's own temporary file), and
-// pack indexes whose pack is missing: both pack writers publish the index
-// first (go-git reads only packs that have one), so a kill between the two
-// leaves an index that git and go-git ignore. Recover calls it while it
-// holds the journal: no run of this tool is writing a pack meanwhile.
+// pack indexes whose pack is missing: a fetch publishes the index first
+// (idxFS.Create; go-git reads only packs that have one), so a kill between
+// the two leaves an index that git and go-git ignore. Recover calls it
+// while it holds the journal: no run of this tool is fetching meanwhile.
 func (r *Repo) removeDeadTemps() {
 	for _, p := range r.deadTemps() {
 		step("unlink", p)

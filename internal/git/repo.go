@@ -57,7 +57,6 @@ type Repo struct {
 	fsync     bool   // sync refs and work-tree files before renaming them
 	indexMu   sync.Mutex
 	index     *indexFile // the index as last read (see readIndex)
-	batch     *objectBatch
 	mu        sync.Mutex // serialises go-git object reads of tree views and history walks (objects.go)
 
 	cfgOnce sync.Once // the merged git config, for Identity
@@ -68,8 +67,6 @@ type Repo struct {
 	subjects sync.Map // plumbing.Hash -> string
 	trashGC  trashEmptier
 
-	packsMu    sync.Mutex
-	packReader *packReader // see packs
 	// trees caches decoded trees (plumbing.Hash -> *gitTree) for every
 	// tree view: each look-up walks from the root, globbing an env's
 	// manifests looks up hundreds of paths through the same few trees,

@@ -3,6 +3,7 @@ package gitsource
 import (
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -12,6 +13,8 @@ type RemoteBase struct {
 	Ref  string // ?ref= (or ?version=), "" for HEAD
 	Root string // the kustomization's directory in the repository
 }
+
+var userRE = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9-]*)@`)
 
 // ParseKustomizeRemote parses a kustomization entry as kustomize's
 // NewRepoSpecFromURL does: an optional "git::" prefix, a scheme (ssh,
@@ -56,8 +59,8 @@ func kustomizeHost(n string) (string, string, bool) {
 		}
 	}
 	user := ""
-	if u, ok := leadingUser(n); ok {
-		user, n = u+"@", n[len(u)+1:]
+	if m := userRE.FindStringSubmatch(n); m != nil {
+		user, n = m[1]+"@", n[len(m[1])+1:]
 	}
 	lower := strings.ToLower(n)
 	github := strings.HasPrefix(lower, "github.com/") || strings.HasPrefix(lower, "github.com:")
@@ -120,24 +123,4 @@ func kustomizePathParts(n string, all bool) (string, string, bool) {
 		return "", "", false
 	}
 	return repo, strings.TrimPrefix(root, "/"), true
-}
-
-// leadingUser returns the user of a leading "user@": a letter, then
-// letters, digits and "-". A string test rather than a regular expression
-// because a package-level expression is compiled at init, on every start
-// of promote, which links this package; matchers_test.go proves it equal
-// to ^([a-zA-Z][a-zA-Z0-9-]*)@.
-func leadingUser(n string) (string, bool) {
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		switch {
-		case letter, i > 0 && ('0' <= c && c <= '9' || c == '-'):
-		case i > 0 && c == '@':
-			return n[:i], true
-		default:
-			return "", false
-		}
-	}
-	return "", false
 }

@@ -2,6 +2,7 @@ package gitsource
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -16,25 +17,16 @@ type remoteRef struct {
 	symbolic bool
 }
 
+var (
+	commitSHA    = regexp.MustCompile("^[0-9A-Fa-f]{40}$")
+	truncatedSHA = regexp.MustCompile("^[0-9A-Fa-f]{7,}$")
+)
+
 // literalRef as a tag prefix asks for no version range resolution.
 const literalRef = "\x00literal"
 
-// isCommitSHA and isTruncatedSHA are string tests rather than regular
-// expressions because a package-level expression is compiled at init, on
-// every start of promote, which links this package; matchers_test.go
-// proves them equal to ^[0-9A-Fa-f]{40}$ and ^[0-9A-Fa-f]{7,}$.
-func isCommitSHA(s string) bool    { return len(s) == 40 && allHex(s) }
-func isTruncatedSHA(s string) bool { return len(s) >= 7 && allHex(s) }
-
-func allHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
+func isCommitSHA(s string) bool    { return commitSHA.MatchString(s) }
+func isTruncatedSHA(s string) bool { return truncatedSHA.MatchString(s) }
 
 // pickRef resolves revision against the remote's refs as Argo CD's
 // repo-server does: "" is HEAD; a semver range picks the highest tag

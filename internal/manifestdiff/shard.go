@@ -10,8 +10,7 @@ type Shard struct{ Index, Total int }
 // share is a hash of env and name alone: stable across runs, revisions
 // and the other apps, so every job of a parallel run agrees on it without
 // talking to the others, and each app is in exactly one shard. Changed
-// apps spread evenly in expectation (a hash is not a balancer: see
-// docs/benchmarks.md for the spread measured).
+// apps spread evenly in expectation (a hash is not a balancer).
 func InShard(env, name string, s Shard) bool {
 	if s.Total <= 1 {
 		return true

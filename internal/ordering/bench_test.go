@@ -13,7 +13,7 @@ import (
 // prod` on a repository made by the bench generator (gen_gitops_repo.py
 // --nodes 12 --git), read from its HEAD tree as promote reads it, with
 // prod's manifests parsed beforehand as the plan hands them over. Count
-// its instructions (docs/benchmarks.md) rather than time it:
+// its instructions (callgrind) rather than time it:
 //
 //	PROMOTE_BENCH_REPO=/tmp/g/repo go test -run XXX -bench CheckPromote ./internal/ordering
 func BenchmarkCheckPromote(b *testing.B) {

@@ -3,6 +3,7 @@ package ordering
 import (
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/gobwas/glob"
@@ -10,13 +11,8 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
-// isManifestName is the file pattern Argo CD renders from a directory
-// source, as a suffix test rather than a regular expression because a
-// package-level expression is compiled at init, on every start of
-// promote; matchers_test.go proves it equal to \.(yaml|yml|json)$.
-func isManifestName(name string) bool {
-	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")
-}
+// manifestName is the file pattern Argo CD renders from a directory source.
+var manifestName = regexp.MustCompile(`\.(yaml|yml|json)$`)
 
 // markRoots flags the app-of-apps at the top of the tree: an Application
 // whose directory sources render other objects of this environment while
@@ -113,7 +109,7 @@ func directoryFiles(fsys fs.FS, s argo.Source) []string {
 		if dir != "." {
 			rel = strings.TrimPrefix(p, dir+"/")
 		}
-		if isManifestName(d.Name()) && (exc == nil || !exc.Match(rel)) && (inc == nil || inc.Match(rel)) {
+		if manifestName.MatchString(d.Name()) && (exc == nil || !exc.Match(rel)) && (inc == nil || inc.Match(rel)) {
 			out = append(out, p)
 		}
 		return nil

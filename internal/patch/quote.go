@@ -2,6 +2,8 @@ package patch
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -128,6 +130,43 @@ func readsAs(s, tag, origTag string) bool {
 		return false
 	}
 	return n.Tag == "!!str" || tag != "" && n.Tag == origTag
+}
+
+var (
+	yaml11Words = regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)|<<|=)$`)
+	yaml11Float = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	yaml11Time  = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`)
+	yaml11Sexa  = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$`)
+)
+
+// yaml11NonString reports whether a YAML 1.1 reader (go-yaml v2, as used by
+// sigs.k8s.io/yaml) would resolve plain s to something other than a string.
+// It errs on the side of quoting.
+func yaml11NonString(s string) bool {
+	if yaml11Words.MatchString(s) || yaml11Time.MatchString(s) || yaml11Sexa.MatchString(s) {
+		return true
+	}
+	if !strings.ContainsRune("0123456789+-.", rune(s[0])) {
+		return false
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return true
+	}
+	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return true
+	}
+	if yaml11Float.MatchString(plain) {
+		return true
+	}
+	for _, p := range []string{"0b", "-0b", "+0b"} {
+		if rest, ok := strings.CutPrefix(plain, p); ok {
+			if _, err := strconv.ParseUint(rest, 2, 64); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // renderTyped writes s plain so that it reads back with tag (a number or a

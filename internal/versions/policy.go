@@ -3,6 +3,7 @@ package versions
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -28,45 +29,11 @@ var floatingTags = []string{
 	"stable", "edge", "nightly", "snapshot", "current", "release", "next", "canary",
 }
 
-// rangeChars are the operators and blanks of a version range. The matchers
-// here are plain string tests, not regular expressions: promote pays for
-// every expression compiled at package init on every run.
-const rangeChars = "^~*<>=|\t\n\f\r "
-
-// isRange reports a range operator, a blank or a wildcard segment (1.x, *).
-func isRange(v string) bool {
-	if strings.ContainsAny(v, rangeChars) {
-		return true
-	}
-	for seg := range strings.SplitSeq(v, ".") {
-		if seg == "x" || seg == "X" || seg == "*" {
-			return true
-		}
-	}
-	return false
-}
-
-// isDigest reports an image digest: sha256:<64 hex> or sha512:<128 hex>.
-func isDigest(v string) bool {
-	hex, n := "", 0
-	switch {
-	case strings.HasPrefix(v, "sha256:"):
-		hex, n = v[len("sha256:"):], 64
-	case strings.HasPrefix(v, "sha512:"):
-		hex, n = v[len("sha512:"):], 128
-	default:
-		return false
-	}
-	if len(hex) != n {
-		return false
-	}
-	for i := 0; i < len(hex); i++ {
-		if c := hex[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+var (
+	rangeChars = regexp.MustCompile(`[\^~*<>=|]|\s-\s|\s`)
+	wildcard   = regexp.MustCompile(`(^|\.)[xX*](\.|$)`)
+	digest     = regexp.MustCompile(`^(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$`)
+)
 
 // CheckPinned reports why value is not a pinned version of field key.
 // chartVersion must be an exact semantic version (Helm's own rule for
@@ -83,14 +50,14 @@ func CheckPinned(key, value string) error {
 		}
 		return nil
 	}
-	if isDigest(value) || strings.Contains(value, "@sha256:") {
+	if digest.MatchString(value) || strings.Contains(value, "@sha256:") {
 		return nil
 	}
 	lower := strings.ToLower(value)
 	switch {
 	case slices.Contains(floatingTags, lower):
 		return fmt.Errorf("%s %q is a floating tag: %w", key, value, ErrUnpinned)
-	case isRange(value):
+	case rangeChars.MatchString(value), wildcard.MatchString(value):
 		return fmt.Errorf("%s %q is a version range: %w", key, value, ErrUnpinned)
 	case !strings.ContainsAny(value, "0123456789"):
 		return fmt.Errorf("%s %q looks like a branch name: %w", key, value, ErrUnpinned)

@@ -58,7 +58,7 @@ func DuplicateKey(n *yaml.Node) (key *yaml.Node, first int) {
 // smallMapping is the size up to which a mapping's keys are compared
 // pairwise: nearly every mapping of a manifest or versions file is that
 // small, and the pairwise loop allocates nothing, which keeps this check
-// a small part of the parse it follows (see docs/benchmarks.md).
+// a small part of the parse it follows (BenchmarkSplitDocs in internal/argo).
 const smallMapping = 16
 
 // repeatedKey checks the keys of one mapping's content (key, value, ...).
