@@ -30,7 +30,7 @@ var built struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{built.dir, crashBuilt.dir} {
+	for _, dir := range []string{built.dir, crashBuilt.dir, mdBuilt.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
