@@ -35,6 +35,14 @@ func manifestdiffBinary(t *testing.T) string {
 		mdBuilt.path = filepath.Join(mdBuilt.dir, "manifestdiff")
 		cmd := exec.Command("go", "build", "-o", mdBuilt.path, "./cmd/manifestdiff")
 		cmd.Dir = filepath.Join("..", "..")
+		// the build cache as go test's own: a test's XDG_CACHE_HOME would
+		// move it and rebuild everything
+		gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+		if err != nil {
+			mdBuilt.err = err
+			return
+		}
+		cmd.Env = append(os.Environ(), "GOCACHE="+strings.TrimSpace(string(gocache)))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			mdBuilt.err = fmt.Errorf("go build ./cmd/manifestdiff: %v\n%s", err, out)
 		}
@@ -61,6 +69,7 @@ const (
 // cache in the test. It returns the fleet and the environment of runs.
 func readyFleet(t *testing.T, mode, extra string) (*fleet, map[string]string) {
 	t.Helper()
+	bin := manifestdiffBinary(t)
 	charts := chartsrv.Examples(t, "../../examples/charts")
 	if extra != "" {
 		src := fstest.MapFS{}
@@ -101,7 +110,7 @@ func readyFleet(t *testing.T, mode, extra string) (*fleet, map[string]string) {
 		}
 	})
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // manifestdiff's chart cache, for the child
-	env := map[string]string{"PATH": filepath.Dir(manifestdiffBinary(t)) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	env := map[string]string{"PATH": filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")}
 	return f, env
 }
 
