@@ -3,6 +3,7 @@ package gates
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -63,6 +64,14 @@ func (c *Checker) ready(ctx context.Context, req Request, g config.Gate) Result 
 		r.Summary = fmt.Sprintf("%s: %s", req.To, plural(len(r.Problems), "problem", "problems"))
 	case len(fresh) > 0:
 		r.Summary = fmt.Sprintf("%s would get %d new sync-readiness %s", req.To, len(fresh), plural(len(fresh), "error", "errors"))
+		if g.SyncReady == config.SyncWindowWarn {
+			// a warning is all that is said of them: name them
+			var lines []string
+			for _, p := range r.Problems {
+				lines = append(lines, p.Message)
+			}
+			r.Summary += ": " + strings.Join(lines, "; ")
+		}
 		r.Passed, r.Warning = g.SyncReady == config.SyncWindowWarn, g.SyncReady == config.SyncWindowWarn
 	default:
 		r.Passed = true

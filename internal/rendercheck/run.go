@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // report is what Result reads of manifestdiff's JSON report.
@@ -29,6 +31,10 @@ func (r *Runner) run(ctx context.Context, args []string) (*Result, error) {
 	args = append([]string{"--repo", r.Repo.Root(), "-o", "json", "--color", "never"}, args...)
 	cmd := exec.CommandContext(ctx, r.Exe, args...)
 	cmd.Env = r.Env
+	// cancelled (promote got a signal): manifestdiff stops its renders on
+	// SIGTERM within a second or two; killed only if it does not
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	var errOut bytes.Buffer
