@@ -136,11 +136,21 @@ time zone), a schedule that never fires, a deny window active around the
 clock, an AppProject defined twice.
 
 Each finding is one line, "file:line: ENV [rule] message" (the location
-left out when there is none); -o json lists them with their rule ids.`,
+left out when there is none); -o json lists them with their rule ids.
+
+With --rendered, every app of each environment is also rendered at HEAD
+by manifestdiff (found beside promote, else on PATH) and checked for what
+Argo CD would refuse at sync (AppProject permissions, removed APIs, ...):
+its findings follow, one line each as manifestdiff prints them, or under
+syncReadiness in -o json; an error finding (see --fail-on) or an app that
+cannot be rendered makes the exit 1.`,
 		Example: `  promote check
-  promote check --env prod -o json`,
+  promote check --env prod -o json
+  promote check --rendered --env prod --fail-on warning`,
 	}
 	envsFlag(cmd, o, "environment `ENV` to check, repeatable (default: all)")
+	cmd.Flags().BoolVar(&o.rendered, "rendered", false, "also render every app at HEAD with manifestdiff and report its sync-readiness findings")
+	cmd.Flags().StringVar(&o.failOn, "fail-on", "error", "with --rendered, exit 1 on a sync-readiness finding of `SEVERITY` or worse: error, warning, or never")
 	return f.verb(o, cmd, textOrJSON...)
 }
 
@@ -220,6 +230,7 @@ func promotionFlags(cmd *cobra.Command, o *options) {
 		{config.GateSourceHealthy, "the source env is not reported healthy on the promoted values"},
 		{config.GateMinSoak, "it has not been healthy for the minSoak time"},
 		{config.GateSyncWindow, "the target env's sync windows are closed"},
+		{config.GateSyncReady, "the target env would get a new sync-readiness error"},
 	} {
 		fs.Var(&overrideValue{&o.overrides, g.gate}, strings.TrimPrefix(gateFlags[g.gate], "--"),
 			"promote although "+g.what+"; `REASON` and who gave it are recorded in a Gate-Overridden commit trailer (gates in .promote.yaml, docs/gates.md)")

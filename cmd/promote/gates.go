@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/gitlab"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
+	"github.com/gitops-promote/gitops-promote/internal/rendercheck"
 )
 
 // gateFlags name the override flag of each gate, for the flags and the
@@ -20,6 +22,7 @@ var gateFlags = map[string]string{
 	config.GateSourceHealthy: "--override-source-healthy",
 	config.GateMinSoak:       "--override-min-soak",
 	config.GateSyncWindow:    "--override-sync-window",
+	config.GateSyncReady:     "--override-sync-ready",
 }
 
 // gateFor wires the gates of the target env into a promotion: nil when
@@ -36,6 +39,13 @@ func gateFor(cfg *config.Config, repo *git.Repo, o *options, getenv func(string)
 		return nil, nil
 	}
 	c := &gates.Checker{Cfg: cfg, Repo: repo, Now: time.Now, Log: log}
+	if cfg.GateFor(target).SyncReady != "" {
+		if r, err := renderer(repo, getenv, log); err != nil {
+			c.NoReady = err.Error()
+		} else {
+			c.Ready = r
+		}
+	}
 	if missing := missingVars(getenv, gitlabVars...); len(missing) > 0 {
 		c.NoGitLab = strings.Join(missing, ", ") + " not set; GitLab CI sets the first two in every job, GITLAB_TOKEN is a " +
 			"project access token with read_api (api for --merge-request) stored as a masked CI/CD variable"
@@ -53,6 +63,20 @@ func gateFor(cfg *config.Config, repo *git.Repo, o *options, getenv func(string)
 		}
 	}
 	return promote.GatesFor(c, overrides, gateUser(repo, getenv)), nil
+}
+
+// renderer finds manifestdiff for the syncReady gate and check
+// --rendered: beside this executable, else on PATH. Its progress and
+// warnings are promote's (stderr, as sentences); it inherits the
+// environment (chart credentials, caches) as a tool run by hand would.
+func renderer(repo *git.Repo, getenv func(string) string, log *slog.Logger) (*rendercheck.Runner, error) {
+	self, _ := os.Executable()
+	exe, err := rendercheck.Find(self, getenv("PATH"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: install it with promote (the release archive and the CI image ship both)", err)
+	}
+	return &rendercheck.Runner{Exe: exe, Repo: repo, Env: os.Environ(),
+		Stderr: func(line string) { log.Info(strings.TrimPrefix(line, rendercheck.Tool+": ")) }}, nil
 }
 
 // gateUser is who overrides a gate: the GitLab user who started the job
@@ -91,6 +115,10 @@ func gateHint(err error) string {
 	}
 	if len(flags) == 0 {
 		return "see docs/gates.md"
+	}
+	if re, _ := asRefused(err); len(re.Gates) == 1 && re.Gates[0] == config.GateSyncReady {
+		// no waiting fixes a rendering: the chart, values or AppProject must change
+		return fmt.Sprintf("fix what renders (chart, values, AppProject), or override it with %s (recorded in the commit)", flags[0])
 	}
 	return fmt.Sprintf("wait until the gate passes, or override it with %s (recorded in the commit)", strings.Join(flags, " "))
 }

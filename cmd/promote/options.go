@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,8 @@ type options struct {
 	planOnly         bool              // rollback --plan: write nothing
 	allowRejected    string            // plan/apply/pin: the reason to put rejected values in anyway
 	color            bool              // resolved from --color, the terminal and NO_COLOR
+	rendered         bool              // check --rendered: manifestdiff's sync-readiness findings at HEAD
+	failOn           string            // check --fail-on: manifestdiff's --fail-on
 }
 
 // validate checks what flag parsing cannot: required flags, exclusive
@@ -54,6 +57,14 @@ func (o *options) validate(cmd *cobra.Command) error {
 	}
 	if o.pushTimeout < 0 {
 		return cli.Usagef(cmd, "--push-timeout must not be negative")
+	}
+	if o.verb == "check" {
+		if !slices.Contains([]string{"error", "warning", "never"}, o.failOn) {
+			return cli.Usagef(cmd, "--fail-on %s: must be error, warning or never", o.failOn)
+		}
+		if !o.rendered && cmd.Flags().Changed("fail-on") {
+			return cli.Usagef(cmd, "--fail-on sets the threshold of --rendered: add --rendered")
+		}
 	}
 	switch o.verb {
 	case "plan", "apply":

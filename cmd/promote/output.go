@@ -11,6 +11,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/gates"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
+	"github.com/gitops-promote/gitops-promote/internal/rendercheck"
 )
 
 // resultJSON is the documented --output json object of plan, apply and pin
@@ -147,21 +148,48 @@ func writeDiff(w io.Writer, diff string, color bool) {
 	}
 }
 
-func writeFindings(ios *ioStreams, o *options, envs []string, fs []promote.Finding) error {
+// writeFindings writes check's findings, and with --rendered
+// manifestdiff's: its findings as it lists them (info ones in JSON only,
+// as manifestdiff does) and the apps it could not render.
+func writeFindings(ios *ioStreams, o *options, envs []string, fs []promote.Finding, r *rendercheck.Result) error {
+	failed := r != nil && r.Failed != ""
 	if o.output == "json" {
+		var ready *renderedJSON
+		if r != nil {
+			ready = &renderedJSON{Findings: r.Raw, Errors: nonNil(r.Errors)}
+		}
 		return writeJSON(ios.Out, struct {
 			Envs     []string          `json:"envs"`
 			OK       bool              `json:"ok"`
 			Findings []promote.Finding `json:"findings"`
-		}{envs, len(fs) == 0, nonNil(fs)})
+			Rendered *renderedJSON     `json:"syncReadiness,omitempty"`
+		}{envs, len(fs) == 0 && !failed, nonNil(fs), ready})
 	}
 	for _, f := range fs {
 		fmt.Fprintln(ios.Out, findingLine(f))
 	}
-	if len(fs) == 0 {
+	shown := len(fs)
+	if r != nil {
+		for _, f := range r.Shown() {
+			fmt.Fprintln(ios.Out, f.Line())
+			shown++
+		}
+		for _, e := range r.Errors {
+			fmt.Fprintf(ios.Out, "%s/%s: cannot render: %s\n", e.Env, e.Name, e.Error)
+			shown++
+		}
+	}
+	if shown == 0 && !failed {
 		fmt.Fprintf(ios.Out, "ok: %s: no findings\n", strings.Join(envs, ", "))
 	}
 	return nil
+}
+
+// renderedJSON is check --rendered's part of -o json: manifestdiff's
+// findings array as it wrote it, and the apps it could not render.
+type renderedJSON struct {
+	Findings json.RawMessage        `json:"findings"`
+	Errors   []rendercheck.AppError `json:"renderErrors"`
 }
 
 // findingLine is one finding: "file:line: env [rule] app: message", the

@@ -16,6 +16,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/git"
 	"github.com/gitops-promote/gitops-promote/internal/promote"
+	"github.com/gitops-promote/gitops-promote/internal/rendercheck"
 )
 
 var (
@@ -44,7 +45,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	}
 	switch o.verb {
 	case "check":
-		return runCheck(cfg, repo, o, ios)
+		return runCheck(ctx, cfg, repo, o, ios, getenv)
 	case "waves":
 		return runWaves(cfg, repo, o, ios)
 	case "status":
@@ -164,17 +165,33 @@ func refuseDirty(a *promote.Apply, touched []string) error {
 	return nil
 }
 
-func runCheck(cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams) error {
+func runCheck(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {
 	envs, err := cfg.SelectEnvs(o.envs)
 	if err != nil {
 		return fmt.Errorf("--env: %w", err)
 	}
 	findings := promote.Check(os.DirFS(repo.Root()), cfg, envs)
-	if err := writeFindings(ios, o, envs, findings); err != nil {
+	var rendered *rendercheck.Result
+	if o.rendered {
+		r, err := renderer(repo, getenv, logger(ios.ErrOut, o))
+		if err != nil {
+			return fmt.Errorf("--rendered: %w", err)
+		}
+		if rendered, err = r.Revision(ctx, "HEAD", envs, o.failOn); err != nil {
+			return fmt.Errorf("--rendered: %w", err)
+		}
+	}
+	if err := writeFindings(ios, o, envs, findings, rendered); err != nil {
 		return err
 	}
-	if len(findings) > 0 {
-		return fmt.Errorf("%s: %w", cli.Plural(len(findings), "finding", "findings"), errFindings)
+	n, failed := len(findings), false
+	if rendered != nil {
+		// whether its findings fail is manifestdiff's --fail-on policy
+		n += len(rendered.Errors) + len(rendered.Shown())
+		failed = rendered.Failed != ""
+	}
+	if len(findings) > 0 || failed {
+		return fmt.Errorf("%s: %w", cli.Plural(n, "finding", "findings"), errFindings)
 	}
 	return nil
 }

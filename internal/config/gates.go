@@ -16,9 +16,10 @@ const (
 	GateSourceHealthy = "sourceHealthy"
 	GateMinSoak       = "minSoak"
 	GateSyncWindow    = "syncWindow"
+	GateSyncReady     = "syncReady"
 )
 
-// Sync window gate modes.
+// Sync window and sync-readiness gate modes.
 const (
 	SyncWindowRequire = "require"
 	SyncWindowWarn    = "warn"
@@ -31,7 +32,7 @@ const DefaultLookback = 100
 // Gate is the gates block of one target environment:
 //
 //	gates:
-//	  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require}
+//	  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require, syncReady: require}
 type Gate struct {
 	// SourceHealthy requires every Application of the source env to be
 	// reported synced and healthy (GitLab status argocd/<app> = success)
@@ -43,13 +44,19 @@ type Gate struct {
 	// SyncWindow is "require" (refuse outside the target env's allowed
 	// sync windows), "warn" (say so and go on) or "" (not checked).
 	SyncWindow string `json:"syncWindow,omitempty"`
+	// SyncReady is "require" (refuse a promotion that gives the target
+	// env a new sync-readiness error, rendered by manifestdiff), "warn"
+	// (say so and go on) or "" (not checked: nothing is rendered).
+	SyncReady string `json:"syncReady,omitempty"`
 	// Lookback bounds the commits whose statuses are read (default 100).
 	Lookback int `json:"lookback,omitempty"`
 	Line     int `json:"-"`
 }
 
 // Any reports whether the gate checks anything.
-func (g Gate) Any() bool { return g.SourceHealthy || g.MinSoak > 0 || g.SyncWindow != "" }
+func (g Gate) Any() bool {
+	return g.SourceHealthy || g.MinSoak > 0 || g.SyncWindow != "" || g.SyncReady != ""
+}
 
 // ReadsHealth: the gate reads Argo CD's health from GitLab's commit
 // statuses (sourceHealthy, minSoak), so GitLab must be configured.
@@ -70,19 +77,20 @@ func parseGates(n *yaml.Node) (map[string]Gate, error) {
 	out := map[string]Gate{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if err := knownKeys(v, GateSourceHealthy, GateMinSoak, GateSyncWindow, "lookback"); err != nil {
-			return nil, invalid(v.Line, "gates.%s: %v", k.Value, strings.Replace(err.Error(), "{chart: NAME}", "{sourceHealthy: true, minSoak: 2h, syncWindow: require}", 1))
+		if err := knownKeys(v, GateSourceHealthy, GateMinSoak, GateSyncWindow, GateSyncReady, "lookback"); err != nil {
+			return nil, invalid(v.Line, "gates.%s: %v", k.Value, strings.Replace(err.Error(), "{chart: NAME}", "{sourceHealthy: true, minSoak: 2h, syncWindow: require, syncReady: require}", 1))
 		}
 		var raw struct {
 			SourceHealthy bool   `yaml:"sourceHealthy"`
 			MinSoak       string `yaml:"minSoak"`
 			SyncWindow    string `yaml:"syncWindow"`
+			SyncReady     string `yaml:"syncReady"`
 			Lookback      int    `yaml:"lookback"`
 		}
 		if err := v.Decode(&raw); err != nil {
 			return nil, invalid(v.Line, "gates.%s: %s", k.Value, oneLine(err))
 		}
-		g := Gate{SourceHealthy: raw.SourceHealthy, SyncWindow: raw.SyncWindow, Lookback: raw.Lookback, Line: k.Line}
+		g := Gate{SourceHealthy: raw.SourceHealthy, SyncWindow: raw.SyncWindow, SyncReady: raw.SyncReady, Lookback: raw.Lookback, Line: k.Line}
 		if raw.MinSoak != "" {
 			d, err := time.ParseDuration(raw.MinSoak)
 			if err != nil || d <= 0 {
@@ -95,6 +103,9 @@ func parseGates(n *yaml.Node) (map[string]Gate, error) {
 		}
 		if g.SyncWindow != "" && g.SyncWindow != SyncWindowRequire && g.SyncWindow != SyncWindowWarn {
 			return nil, invalid(v.Line, "gates.%s.syncWindow: %q must be require or warn", k.Value, g.SyncWindow)
+		}
+		if g.SyncReady != "" && g.SyncReady != SyncWindowRequire && g.SyncReady != SyncWindowWarn {
+			return nil, invalid(v.Line, "gates.%s.syncReady: %q must be require or warn", k.Value, g.SyncReady)
 		}
 		if g.Lookback < 0 || g.Lookback > 1000 {
 			return nil, invalid(v.Line, "gates.%s.lookback: %d must be between 1 and 1000 commits", k.Value, g.Lookback)
@@ -169,9 +180,10 @@ func (g Gate) MarshalJSON() ([]byte, error) {
 		SourceHealthy bool   `json:"sourceHealthy,omitempty"`
 		MinSoak       string `json:"minSoak,omitempty"`
 		SyncWindow    string `json:"syncWindow,omitempty"`
+		SyncReady     string `json:"syncReady,omitempty"`
 		Lookback      int    `json:"lookback,omitempty"`
 	}
-	p := plain{SourceHealthy: g.SourceHealthy, SyncWindow: g.SyncWindow, Lookback: g.Lookback}
+	p := plain{SourceHealthy: g.SourceHealthy, SyncWindow: g.SyncWindow, SyncReady: g.SyncReady, Lookback: g.Lookback}
 	if g.MinSoak > 0 {
 		p.MinSoak = g.MinSoak.String()
 	}

@@ -10,17 +10,17 @@ import (
 
 func TestGatesParse(t *testing.T) {
 	c, err := Parse([]byte(good + `gates:
-  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require}
-  preprod: {syncWindow: warn, lookback: 30}
+  prod: {sourceHealthy: true, minSoak: 2h, syncWindow: require, syncReady: require}
+  preprod: {syncWindow: warn, syncReady: warn, lookback: 30}
 appProjects: ["argocd/projects/*.yaml"]
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := c.GateFor("prod"); !g.SourceHealthy || g.MinSoak != 2*time.Hour || g.SyncWindow != SyncWindowRequire || g.Lookback != DefaultLookback {
+	if g := c.GateFor("prod"); !g.SourceHealthy || g.MinSoak != 2*time.Hour || g.SyncWindow != SyncWindowRequire || g.SyncReady != SyncWindowRequire || g.Lookback != DefaultLookback {
 		t.Errorf("prod gate: %+v", g)
 	}
-	if g := c.GateFor("preprod"); g.SourceHealthy || g.SyncWindow != SyncWindowWarn || g.Lookback != 30 {
+	if g := c.GateFor("preprod"); g.SourceHealthy || g.SyncWindow != SyncWindowWarn || g.SyncReady != SyncWindowWarn || g.Lookback != 30 {
 		t.Errorf("preprod gate: %+v", g)
 	}
 	if c.GateFor("qa").Any() {
@@ -56,6 +56,8 @@ func TestGatesInvalid(t *testing.T) {
 		{"gates:\n  prod: {sourceHealthy: true, minSoak: 2 hours}\n", `gates.prod.minSoak: "2 hours" is not a positive duration`},
 		{"gates:\n  prod: {minSoak: 2h}\n", "gates.prod.minSoak: needs sourceHealthy: true"},
 		{"gates:\n  prod: {syncWindow: always}\n", `gates.prod.syncWindow: "always" must be require or warn`},
+		{"gates:\n  prod: {syncReady: true}\n", `gates.prod.syncReady: "true" must be require or warn`},
+		{"gates:\n  prod: {syncready: warn}\n", `gates.prod: unknown key "syncready"`},
 		{"gates:\n  staging: {syncWindow: warn}\n", `gates: "staging" is not one of the environments`},
 		{"gates:\n  qa: {sourceHealthy: true}\n", "gates.qa.sourceHealthy: qa is the first environment"},
 		{"gates:\n  prod: {lookback: 5000}\n", "gates.prod.lookback: 5000 must be between 1 and 1000"},

@@ -6,7 +6,9 @@
 //     whose source-env values for that app equal the values promoted;
 //   - minSoak: those apps have been healthy on those values that long;
 //   - syncWindow: the target env's AppProject sync windows allow a sync now
-//     (require), or only say when they will (warn).
+//     (require), or only say when they will (warn);
+//   - syncReady: the promotion gives the target env no new sync-readiness
+//     error (manifestdiff renders the apps it changes, before and after).
 //
 // Argo CD posts the statuses from inside the cluster (Argo CD
 // Notifications, see deploy/argocd-notifications-cm.yaml); nothing here
@@ -55,8 +57,12 @@ type Checker struct {
 	Project string              // CI_PROJECT_ID
 	// NoGitLab says why GitLab is not configured, for the refusal.
 	NoGitLab string
-	Now      func() time.Time
-	Log      *slog.Logger
+	// Ready renders promotions for the syncReady gate; nil: NoReady says
+	// why there is no renderer (manifestdiff not found), for the refusal.
+	Ready   Ready
+	NoReady string
+	Now     func() time.Time
+	Log     *slog.Logger
 }
 
 // Request is one promotion to check.
@@ -78,12 +84,17 @@ type Request struct {
 	// WindowOnly evaluates the syncWindow gate alone (a rollback: the
 	// health gates judge the values promoted, not those restored).
 	WindowOnly bool
+	// PlanBase is the commit the plan's Files are written on (zero:
+	// Base), and Files the plan's new file contents: the syncReady gate
+	// renders the target env with and without them.
+	PlanBase plumbing.Hash
+	Files    map[string][]byte
 }
 
 // Problem is one reason a gate refuses, about one app when App is set.
 type Problem struct {
 	App     string `json:"app,omitempty"`
-	Kind    string `json:"kind"` // not-reported, unhealthy, other-values, too-young, closed, cannot-evaluate
+	Kind    string `json:"kind"` // not-reported, unhealthy, other-values, too-young, closed, will-not-sync, cannot-render, cannot-evaluate
 	Commit  string `json:"commit,omitempty"`
 	Message string `json:"message"`
 }
@@ -141,6 +152,9 @@ func (c *Checker) Check(ctx context.Context, req Request) (*Report, error) {
 	if g.SyncWindow != "" {
 		rep.Results = append(rep.Results, c.window(req, tree, g))
 	}
+	if g.SyncReady != "" && !req.WindowOnly {
+		rep.Results = append(rep.Results, c.ready(ctx, req, g))
+	}
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		reason := oneLine(req.Overrides[r.Gate])
@@ -170,10 +184,16 @@ func (r *Report) Err() error {
 			continue
 		}
 		gates = append(gates, res.Gate)
+		// A sync-readiness finding is long (rule, app, object, source):
+		// one line each, as manifestdiff lists them.
+		limit, sep := 5, "; "
+		if res.Gate == config.GateSyncReady {
+			limit, sep = 10, "\n    "
+		}
 		var items []string
 		for i, p := range res.Problems {
-			if i == 5 {
-				items = append(items, fmt.Sprintf("and %d more", len(res.Problems)-5))
+			if i == limit {
+				items = append(items, fmt.Sprintf("and %d more", len(res.Problems)-limit))
 				break
 			}
 			items = append(items, p.Message)
@@ -181,7 +201,7 @@ func (r *Report) Err() error {
 		if len(items) == 0 {
 			items = append(items, res.Summary)
 		}
-		reason := strings.Join(items, "; ")
+		reason := strings.Join(items, sep)
 		if i, ok := byReason[reason]; ok {
 			lines[i] = append(lines[i], res.Gate)
 			continue

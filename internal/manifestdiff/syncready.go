@@ -28,11 +28,17 @@ func objectsOf(res []diff.Resource) []syncready.Object {
 // the unfinished) env by env at head, and again at base: a head finding
 // base also had is preexisting. Each revision is judged by its own
 // AppProjects and Kubernetes version; the severities are the trusted
-// config's.
+// config's. A run whose base and head are one commit judges that
+// revision, not a change (promote check --rendered): no finding is
+// preexisting, or every one would be.
 func (d *Diff) syncReadiness(envs []string, pairs []*pair, skip map[*pair]bool) ([]syncready.Finding, error) {
 	var head, base []syncready.Finding
+	sides := map[int]*[]syncready.Finding{1: &head, 0: &base}
+	if d.Base.Rev != "" && d.Base.Rev == d.Head.Rev {
+		delete(sides, 0)
+	}
 	for _, env := range envs {
-		for side, out := range map[int]*[]syncready.Finding{1: &head, 0: &base} {
+		for side, out := range sides {
 			e, err := d.readyEnv(env, side, pairs, skip)
 			if err != nil {
 				return nil, err

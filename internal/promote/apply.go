@@ -101,7 +101,7 @@ func (a *Apply) gate(ctx context.Context, res *Result, tip plumbing.Hash) error 
 	if a.Gate == nil || len(res.Plan.Edits) == 0 {
 		return nil
 	}
-	at := GateCommits{Base: plumbing.NewHash(res.Base), Source: plumbing.NewHash(res.Base)}
+	at := GateCommits{Base: plumbing.NewHash(res.Base), Source: plumbing.NewHash(res.Base), Plan: plumbing.NewHash(res.Base)}
 	if !tip.IsZero() {
 		at.Base = tip
 	}

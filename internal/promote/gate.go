@@ -20,6 +20,10 @@ type GateCommits struct {
 	// remote branch as last fetched (Argo CD reports on the remote's
 	// commits), the same for plan and every kind of apply.
 	Statuses plumbing.Hash
+	// Plan is the commit the plan's edits were made on (its New files
+	// are whole contents of that commit's files): the syncReady gate
+	// renders the target env there and with them.
+	Plan plumbing.Hash
 }
 
 // Gate checks a plan before anything is written. A non-nil error refuses.
@@ -34,7 +38,7 @@ type Gate func(ctx context.Context, at GateCommits, p *Plan) error
 func GatesFor(c *gates.Checker, overrides map[string]string, user string) Gate {
 	return func(ctx context.Context, at GateCommits, p *Plan) error {
 		req := gates.Request{From: p.From, To: p.To, Only: p.Only, Base: at.Base, Source: at.Source,
-			Statuses: at.Statuses, Overrides: overrides, User: user}
+			Statuses: at.Statuses, Overrides: overrides, User: user, PlanBase: at.Plan, Files: p.New}
 		switch p.Verb {
 		case "promote":
 		case "rollback":
