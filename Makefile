@@ -3,6 +3,13 @@ GO      ?= go
 BIN     := bin
 GOFLAGS_TEST ?=
 
+# Every target builds and tests without cgo, as release builds are made:
+# the tests link the release binaries too, and one cgo setting compiles the
+# dependency graph once instead of twice (net's cgo resolver changes every
+# package above it). Only the race detector needs cgo.
+CGO_ENABLED ?= 0
+export CGO_ENABLED
+
 # Build stamps, read by internal/buildinfo (`promote --version`) and shown
 # by `go version -m`. The toolchain stamps no commit in a git worktree or
 # under -buildvcs=false, so make passes it; release builds also set VERSION.
@@ -40,8 +47,9 @@ test:
 	$(GO) vet -tags live,browser,crashtest,mangen,parity ./...
 	$(GO) test -count=1 -timeout 0 $(GOFLAGS_TEST) ./...
 	# tree views read one repository from many goroutines without its lock
-	# (internal/git/objects.go): their concurrency test under the race detector
-	$(GO) test -count=1 -race -run 'Concurrent' ./internal/git
+	# (internal/git/objects.go): their concurrency test under the race
+	# detector, which needs cgo
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Concurrent' ./internal/git
 
 test-short:
 	$(GO) test -short ./...
