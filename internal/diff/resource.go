@@ -29,6 +29,9 @@ type Resource struct {
 	// Copies is how many times the object was rendered, when more than
 	// once: Argo CD keeps the last copy and warns (see Warnings).
 	Copies int
+	// Repeats are the keys its document gives twice; Object holds the
+	// last value of each, as Argo CD applies it.
+	Repeats []Repeat
 }
 
 // ErrMissingKind is an object without a kind, which Argo CD refuses.
@@ -122,12 +125,13 @@ func Parse(manifests []byte, defaultNamespace string) ([]Resource, error) {
 func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.Node)) ([]Resource, error) {
 	type entry struct {
 		obj           map[string]any
+		reps          []Repeat
 		source, where string
 	}
 	var entries []entry
 	var sc scopes
 	for _, doc := range splitDocuments(string(manifests)) {
-		objs, list, err := doc.decode(mark)
+		objs, reps, list, err := doc.decode(mark)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +141,7 @@ func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.
 				where = fmt.Sprintf("%s item %d", where, i+1)
 			}
 			sc.learn(obj)
-			entries = append(entries, entry{obj, doc.source, where})
+			entries = append(entries, entry{obj, reps[i], doc.source, where})
 		}
 	}
 	var ids identities
@@ -146,6 +150,7 @@ func ParseMarked(manifests []byte, defaultNamespace string, mark func(doc *yaml.
 		if err != nil {
 			return nil, err
 		}
+		r.Repeats = e.reps
 		ids.add(r)
 	}
 	return ids.out, nil

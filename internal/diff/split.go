@@ -111,54 +111,61 @@ const (
 func TooDeep(n *yaml.Node) bool { return tooDeep(n, 0) }
 
 // decode parses the document into objects, flattening Lists at any depth.
-// list reports whether the objects came from a List's items. YAML errors
-// are scrubbed: they can quote rendered content.
-func (d document) decode(mark func(*yaml.Node)) (objs []map[string]any, list bool, err error) {
+// list reports whether the objects came from a List's items; reps holds,
+// beside each object, the keys its YAML document repeats (the last value
+// is kept, as Argo CD keeps it). YAML errors are scrubbed: they can quote
+// rendered content.
+func (d document) decode(mark func(*yaml.Node)) (objs []map[string]any, reps [][]Repeat, list bool, err error) {
 	if len(d.text) > maxDocumentBytes {
-		return nil, false, fmt.Errorf("%s: larger than %d MiB", d.describe(), maxDocumentBytes>>20)
+		return nil, nil, false, fmt.Errorf("%s: larger than %d MiB", d.describe(), maxDocumentBytes>>20)
 	}
 	dec := yaml.NewDecoder(strings.NewReader(d.text))
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return objs, list, nil
+			return objs, reps, list, nil
 		}
 		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
+			return nil, nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
 		}
 		if tooDeep(&n, 0) {
-			return nil, false, fmt.Errorf("%s: nested deeper than %d levels", d.describe(), maxDepth)
+			return nil, nil, false, fmt.Errorf("%s: nested deeper than %d levels", d.describe(), maxDepth)
 		}
+		r := keepLast(&n)
 		if mark != nil {
 			mark(&n)
 		}
 		if err := taint(&n); err != nil {
-			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
+			return nil, nil, false, fmt.Errorf("%s: %w", d.describe(), err)
 		}
 		keepTimestamps(&n)
 		asYAML11(&n)
 		var v any
 		if err := n.Decode(&v); err != nil {
-			return nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
+			return nil, nil, false, fmt.Errorf("%s: %w", d.describe(), noValues(err))
 		}
 		if v == nil {
 			continue
 		}
 		m, ok := normalize(v).(map[string]any)
 		if !ok {
-			return nil, false, fmt.Errorf("%s: not a mapping", d.describe())
+			return nil, nil, false, fmt.Errorf("%s: not a mapping", d.describe())
 		}
 		items, isList, err := listItems(m, 0)
 		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", d.describe(), err)
+			return nil, nil, false, fmt.Errorf("%s: %w", d.describe(), err)
 		}
 		if isList {
 			list = true
 			objs = append(objs, items...)
+			for range items {
+				reps = append(reps, r)
+			}
 			continue
 		}
 		objs = append(objs, m)
+		reps = append(reps, r)
 	}
 }
 

@@ -217,10 +217,10 @@ func TestUnparsableFileAndDuplicateNameFailOnlyTheirApps(t *testing.T) {
 
 // TestDuplicateKeyFailsItsApp: an Application that repeats a key (here
 // the targetRevision a promotion edits) fails with file:line of both
-// occurrences, whichever side has it; Argo CD would apply the last value
-// silently, so either render would be a guess. Every other app of the
-// env is still rendered; only the app-of-apps, which renders the file,
-// fails with it.
+// occurrences, whichever side has it: Argo CD would apply the last value
+// silently while promote edits the first, so its render would be a
+// guess. Every other app of the env is still rendered. The app-of-apps
+// renders the file as Argo CD does, with the last value, and warns.
 func TestDuplicateKeyFailsItsApp(t *testing.T) {
 	base := exampleFleet(t)
 	head := derive(t, base).
@@ -236,13 +236,24 @@ func TestDuplicateKeyFailsItsApp(t *testing.T) {
 	if a.Status != report.StatusError || !strings.Contains(a.Error, want) || !strings.Contains(a.Error, "(at head)") {
 		t.Errorf("gateway: %s %q, want error %q", a.Status, a.Error, want)
 	}
-	// The app-of-apps renders that file as a directory source: its render
-	// is as ambiguous, so it fails too, naming the file; nothing else does.
-	if a := findApp(t, rep, "qa", "ledger-root-qa"); a.Status != report.StatusError || !strings.Contains(a.Error, "app-gateway.yaml") {
-		t.Errorf("root: %s %q, want an error naming app-gateway.yaml", a.Status, a.Error)
+	// The app-of-apps renders that file as a directory source, as Argo
+	// CD's repo server does: the last value, and a warning naming both
+	// lines; nothing else changes.
+	if a := findApp(t, rep, "qa", "ledger-root-qa"); a.Status != report.StatusChanged {
+		t.Errorf("root: %s %q, want changed", a.Status, a.Error)
 	}
 	if st := statuses(rep, report.StatusUnchanged); len(st) != 2 {
 		t.Errorf("only the gateway and the root should be listed, got %v", st)
+	}
+	var repeat []string
+	for _, f := range rep.Findings {
+		if f.Rule == "schema-duplicate-field" {
+			repeat = append(repeat, f.Severity+" "+f.App+" "+f.Message)
+		}
+	}
+	want = "warning ledger-root-qa field spec.sources[0].targetRevision is given more than once (twice in app-gateway.yaml; Argo CD applies the last)"
+	if len(repeat) != 1 || repeat[0] != want {
+		t.Errorf("findings %q, want [%q]", repeat, want)
 	}
 }
 

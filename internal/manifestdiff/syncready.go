@@ -20,6 +20,9 @@ func objectsOf(res []diff.Resource) []syncready.Object {
 	for i, r := range res {
 		out[i] = syncready.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name,
 			Schema: syncready.NewSchema(r.Object, r.Source)}
+		for _, rp := range r.Repeats {
+			out[i].Schema.Issues = append(out[i].Schema.Issues, syncready.RepeatIssue(rp.Path, r.Source, rp.Count))
+		}
 	}
 	return out
 }

@@ -10,12 +10,10 @@ import (
 // DuplicateIssues lists every key a document's mappings repeat, with its
 // path, as the API server's strict field validation names duplicated
 // fields of a request body. Aliases are not followed (their target is
-// checked where it is defined); only scalar keys are compared.
-//
-// manifestdiff never gets here with a rendered document: its parser
-// refuses a repeated key as the app's error (see docs/manifestdiff.md),
-// because Argo CD would apply the last value while the file reads as the
-// first. The check is for callers holding a document as written.
+// checked where it is defined); only scalar keys are compared. It is the
+// check for callers holding a document as written; a rendered document
+// reaches the checks with each key's last value, and RepeatIssue names
+// what it repeated.
 func DuplicateIssues(doc *yaml.Node) []FieldIssue {
 	var out []FieldIssue
 	duplicates(doc, "", &out)
@@ -49,4 +47,21 @@ func duplicates(n *yaml.Node, path string, out *[]FieldIssue) {
 			duplicates(n.Content[i+1], p, out)
 		}
 	}
+}
+
+// RepeatIssue is the finding of a key a rendered document gives count
+// times in one mapping, rendered from source (a template or file path,
+// or ""). Argo CD reads manifests leniently and applies the last value,
+// so the API server never sees the repeat and the sync goes through; the
+// finding says which value the cluster gets, as a reader of the template
+// sees the first.
+func RepeatIssue(path, source string, count int) FieldIssue {
+	times := strconv.Itoa(count) + " times"
+	if count == 2 {
+		times = "twice"
+	}
+	if source != "" {
+		times += " in " + source
+	}
+	return FieldIssue{Rule: RuleSchemaDuplicateField, Path: path, Got: times + "; Argo CD applies the last"}
 }

@@ -54,7 +54,7 @@ var Rules = []struct{ ID, Severity string }{
 	{RuleSharedResource, SeverityError},
 	{RuleSchemaUnknownField, SeverityError},
 	{RuleSchemaType, SeverityError},
-	{RuleSchemaDuplicateField, SeverityError},
+	{RuleSchemaDuplicateField, SeverityWarning},
 	{RuleSchemaUnknownKind, SeverityInfo},
 }
 

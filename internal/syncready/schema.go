@@ -36,7 +36,7 @@ func (f FieldIssue) describe() string {
 	case RuleSchemaType:
 		return fmt.Sprintf("field %s must be %s, not %s", f.Path, article(f.Want), article(f.Got))
 	case RuleSchemaDuplicateField:
-		return fmt.Sprintf("field %s is given twice (%s)", f.Path, f.Got)
+		return fmt.Sprintf("field %s is given more than once (%s)", f.Path, f.Got)
 	}
 	return fmt.Sprintf("field %s is not in the schema", f.Path)
 }

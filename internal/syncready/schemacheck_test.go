@@ -132,7 +132,7 @@ func TestDuplicateIssues(t *testing.T) {
 	for _, is := range DuplicateIssues(&n) {
 		got = append(got, is.describe())
 	}
-	want := []string{"field b[0].x is given twice (lines 3 and 3)", "field b[1].y is given twice (lines 4 and 6)", "field a is given twice (lines 1 and 7)"}
+	want := []string{"field b[0].x is given more than once (lines 3 and 3)", "field b[1].y is given more than once (lines 4 and 6)", "field a is given more than once (lines 1 and 7)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
