@@ -21,7 +21,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).modified=$(MODIFIED) -X $(BUILDINFO).date=$(DATE) \
              $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION))
 
-.PHONY: all build test test-short test-live test-browser test-argocd demo demo-clean bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
+.PHONY: all build test test-crash test-short test-live test-browser test-argocd demo demo-clean bench bench-html lint fuzz man clean release-snapshot image test-ci-local ci-lint
 
 all: build
 
@@ -44,12 +44,20 @@ man:
 # every package, and a limit it trips fails a suite that passes; a test
 # that can hang bounds itself.
 test:
-	$(GO) vet -tags live,browser,crashtest,mangen,parity ./...
+	$(GO) vet -tags live,browser,crashtest,bundled,mangen,parity ./...
 	$(GO) test -count=1 -timeout 0 $(GOFLAGS_TEST) ./...
 	# tree views read one repository from many goroutines without its lock
 	# (internal/git/objects.go): their concurrency test under the race
 	# detector, which needs cgo
 	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Concurrent' ./internal/git
+
+# promote killed at every durable step (under strace), killed mid-apply,
+# and racing pushers (64 at once): the crashtest-tagged tests of
+# cmd/promote, which run promote hundreds of times. TestTagTargets holds
+# CRASH_TESTS to every test those files define.
+CRASH_TESTS := ^Test(CrashAtEveryStep|CrashPointsCoverEverySyscall|KillDuringApply|ManyConcurrentPushersAllLand|PushGivesUpSayingWhatItTried|ConcurrentPinPushAllLand)
+test-crash:
+	$(GO) test -tags crashtest -count=1 -timeout 0 $(GOFLAGS_TEST) -run '$(CRASH_TESTS)' ./cmd/promote/
 
 test-short:
 	$(GO) test -short ./...
@@ -68,8 +76,14 @@ test-live:
 # its corpora rendered by manifestdiff (built with -tags parity, which adds
 # a hidden verb printing each app's objects) and by Argo CD's own code, in
 # process, with the helm and kustomize Argo CD bundles on PATH.
+# First the bundled-tagged tests: our rendering against the helm 3, helm 4
+# and kustomize binaries Argo CD bundles, built from the module proxy
+# (internal/testutil/toolbin, 5-10 min each cold). TestTagTargets holds
+# BUNDLED_TESTS to every test those files define.
 ARGOCD_GO ?= go1.27.4
+BUNDLED_TESTS := Parity$$|^TestInstall$$
 test-argocd:
+	$(GO) test -tags bundled -count=1 -timeout 0 $(GOFLAGS_TEST) -run '$(BUNDLED_TESTS)' ./internal/render/ ./internal/testutil/toolbin/
 	CGO_ENABLED=0 $(GO) build -tags parity -o $(BIN)/manifestdiff-parity ./cmd/manifestdiff
 	tools="$$($(GO) run ./internal/testutil/toolbin/install | paste -sd:)" && \
 	cd test/argocd-parity && GOTOOLCHAIN=$(ARGOCD_GO) PARITY_MANIFESTDIFF=$(CURDIR)/$(BIN)/manifestdiff-parity \

@@ -1,3 +1,5 @@
+//go:build crashtest
+
 package main
 
 import (
@@ -11,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 )
@@ -21,12 +22,6 @@ import (
 // unlink and reflog append, its own and go-git's), through the fault hook
 // of internal/git compiled in with -tags crashtest, and check that the next
 // run repairs the clone and lands the promotion.
-
-var crashBuilt struct {
-	once      sync.Once
-	dir, path string
-	err       error
-}
 
 // crashBinary is promote built with the crashtest tag: PROMOTE_CRASH_AT=N
 // kills it just before its N-th durable step, PROMOTE_CRASH_LOG lists
@@ -76,10 +71,6 @@ func newCrashScenario(t *testing.T, theirs func(t *testing.T, dir string), args 
 		}
 	}
 	return &crashScenario{proto: proto, theirs: gitRun(t, f.Remote, "rev-parse", "main"), args: args}
-}
-
-func tunePreprodLogging(t *testing.T, dir string) {
-	editAndPush(t, dir, "envs/preprod/common.yaml", "logLevel: debug", "logLevel: warn", "tune preprod logging")
 }
 
 // copy returns a fresh copy of the clone and its remote.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
@@ -17,6 +18,12 @@ import (
 // exit codes and streams, the real environment, real signals, real
 // concurrency between processes. The in-process tests call runArgs and
 // cannot see any of that.
+
+var crashBuilt struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()

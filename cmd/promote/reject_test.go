@@ -96,10 +96,3 @@ func runIn(t *testing.T, f *fleet, dir string, args ...string) result {
 	defer func() { f.Dir = saved }()
 	return f.run(t, nil, args...)
 }
-
-// TestCrashAtEveryStepOfRejectPush kills reject --push at each durable
-// step while it rebuilds on a teammate's commit; the next run lands it.
-func TestCrashAtEveryStepOfRejectPush(t *testing.T) {
-	s := newCrashScenario(t, tunePreprodLogging, "reject", "ledger-node.api@1.4.0", "--reason", "crash test", "--push")
-	s.sweep(t)
-}

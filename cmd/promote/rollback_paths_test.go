@@ -1,36 +1,9 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestCrashAtEveryStepOfRollbackPush kills rollback --push at each of its
-// durable steps while it rebuilds on a teammate's commit: the next run
-// lands the rollback on it and leaves a clean clone.
-func TestCrashAtEveryStepOfRollbackPush(t *testing.T) {
-	f, _ := promotedFleet(t)
-	other := f.clone(t, "other", "Other Pipeline")
-	tunePreprodLogging(t, other)
-	proto := t.TempDir()
-	for _, dir := range []string{f.Dir, f.Remote} {
-		if out, err := exec.Command("cp", "-a", dir, proto).CombinedOutput(); err != nil {
-			t.Fatalf("cp -a: %v: %s", err, out)
-		}
-	}
-	// The promotion ran in this test's process, which is alive: its trash
-	// would never be reclaimed by the runs under test, which only delete
-	// the trash of dead processes.
-	if err := os.RemoveAll(filepath.Join(proto, "repo", ".git", "gitops-promote.trash")); err != nil {
-		t.Fatal(err)
-	}
-	s := &crashScenario{proto: proto, theirs: gitRun(t, f.Remote, "rev-parse", "main"),
-		args: []string{"rollback", "--env", "preprod", "--reason", "crash test", "--skip-chart-check", "--push"}}
-	s.sweep(t)
-}
 
 // TestRollbackAndRejectMergeRequest: on a protected branch, rollback and
 // reject each push one commit on the remote main to a branch of their

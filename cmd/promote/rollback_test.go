@@ -209,3 +209,9 @@ func TestRollbackToCommitOutsideEnvHistory(t *testing.T) {
 		t.Errorf("unknown --to: exit %d: %s", r.code, r.errOut)
 	}
 }
+
+// tunePreprodLogging is a teammate's commit that touches no file a
+// promotion or rollback edits.
+func tunePreprodLogging(t *testing.T, dir string) {
+	editAndPush(t, dir, "envs/preprod/common.yaml", "logLevel: debug", "logLevel: warn", "tune preprod logging")
+}

@@ -1,17 +1,13 @@
+//go:build bundled
+
 package render
 
 import (
 	"bufio"
 	"bytes"
 	"crypto/tls"
-	"encoding/pem"
 	"fmt"
-	"io"
-	"log"
 	"net"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -20,145 +16,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-containerregistry/pkg/registry"
-	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/repo"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/charts"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/toolbin"
 )
-
-// webChart is a chart with what kustomize's helmCharts options change:
-// release name and namespace, values (defaults, a values file, inline
-// values), CRDs, a test hook and another hook, capabilities.
-var webChart = map[string]string{
-	"values.yaml": "replicas: 1\nimage: {repository: nginx, tag: \"1.27\"}\nlabels: {tier: web}\nextra: default\n",
-	"templates/deploy.yaml": `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {{ .Release.Name }}-{{ .Chart.Name }}
-  namespace: {{ .Release.Namespace }}
-  labels:
-    chart: {{ .Chart.Name }}-{{ .Chart.Version }}
-    {{- range $k, $v := .Values.labels }}
-    {{ $k }}: {{ $v | quote }}
-    {{- end }}
-spec:
-  replicas: {{ .Values.replicas }}
-  selector: {matchLabels: {app: {{ .Release.Name }}}}
-  template:
-    metadata: {labels: {app: {{ .Release.Name }}}}
-    spec:
-      containers:
-      - name: web
-        image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
-`,
-	"templates/caps.yaml": `apiVersion: v1
-kind: ConfigMap
-metadata: {name: {{ .Release.Name }}-caps}
-data:
-  kube: {{ .Capabilities.KubeVersion.Version | quote }}
-  helm: {{ .Capabilities.HelmVersion.Version | quote }}
-  monitoring: {{ .Capabilities.APIVersions.Has "monitoring.coreos.com/v1" | quote }}
-  extra: {{ .Values.extra | quote }}
-`,
-	"templates/hook.yaml": `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: {{ .Release.Name }}-migrate
-  annotations: {helm.sh/hook: pre-install}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers: [{name: migrate, image: busybox}]
-`,
-	"templates/tests/ping.yaml": `apiVersion: v1
-kind: Pod
-metadata:
-  name: {{ .Release.Name }}-ping
-  annotations: {helm.sh/hook: test}
-spec:
-  containers: [{name: ping, image: busybox}]
-`,
-	"crds/widgets.yaml": `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
-`,
-}
-
-// helmChartServers are a chart repository and an OCI registry, real and
-// on loopback over TLS, which the real helm (trusting their certificate
-// through SSL_CERT_FILE) and our chart client both pull from.
-type helmChartServers struct {
-	repo, oci string // https://127.0.0.1:port, oci://127.0.0.1:port/charts
-	caFile    string
-	client    *http.Client
-}
-
-func newHelmChartServers(t *testing.T) *helmChartServers {
-	t.Helper()
-	dir := t.TempDir()
-	srv := httptest.NewTLSServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	for _, v := range []string{"1.0.0", "1.0.3", "1.1.0", "2.0.0-rc.1"} {
-		saveChart(t, dir, "web", v, webChart)
-	}
-	idx, err := repo.IndexDirectory(dir, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := idx.WriteFile(filepath.Join(dir, "index.yaml"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := &helmChartServers{repo: srv.URL, client: srv.Client(), caFile: filepath.Join(t.TempDir(), "ca.pem")}
-	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
-	if err := os.WriteFile(s.caFile, ca, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s.oci = "oci://" + serveDual(t, registry.New(registry.Logger(log.New(io.Discard, "", 0))), srv.TLS) + "/charts"
-	push := t.TempDir()
-	for _, v := range []string{"3.0.0", "3.1.0"} {
-		tgz := saveChart(t, push, "web-oci", v, webChart)
-		home := t.TempDir()
-		cmd := exec.Command(toolbin.Path(t, toolbin.Helm3), "push", tgz, s.oci)
-		cmd.Env = []string{"HOME=" + home, "SSL_CERT_FILE=" + s.caFile, "HELM_CONFIG_HOME=" + home + "/config",
-			"HELM_CACHE_HOME=" + home + "/cache", "HELM_DATA_HOME=" + home + "/data"}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("helm push: %v\n%s", err, out)
-		}
-	}
-	return s
-}
-
-// serveDual serves h over TLS and plain HTTP on one loopback port, told
-// apart by the first byte (0x16 starts a TLS handshake), and returns
-// host:port. The real helm, given no --plain-http by kustomize, speaks
-// HTTPS to a registry; our chart client speaks plain HTTP to a loopback
-// one: both reach the same registry.
-func serveDual(t *testing.T, h http.Handler, cfg *tls.Config) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h, ErrorLog: log.New(io.Discard, "", 0)}
-	go srv.Serve(dualListener{ln, cfg}) //nolint:errcheck // ends with Close
-	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String()
-}
-
-type dualListener struct {
-	net.Listener
-	cfg *tls.Config
-}
 
 func (l dualListener) Accept() (net.Conn, error) {
 	for {
@@ -188,24 +50,6 @@ type peekedConn struct {
 }
 
 func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
-
-// saveChart writes chart name@version into dir as `helm package` does.
-func saveChart(t *testing.T, dir, name, version string, files map[string]string) string {
-	t.Helper()
-	bf := []*loader.BufferedFile{{Name: "Chart.yaml", Data: []byte("apiVersion: v2\nname: " + name + "\nversion: " + version + "\n")}}
-	for n, data := range files {
-		bf = append(bf, &loader.BufferedFile{Name: n, Data: []byte(data)})
-	}
-	ch, err := loader.LoadFiles(bf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := chartutil.Save(ch, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // kustomizeHelmTree has one kustomization per helmCharts feature. The
 // chart kept in a chart home is webChart under another name.

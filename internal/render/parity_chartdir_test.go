@@ -1,3 +1,5 @@
+//go:build bundled
+
 package render
 
 import (
@@ -23,38 +25,6 @@ type chartDirCase struct {
 	files   map[string]string // below the chart directory
 	want    []string          // in the output, so two empty renders cannot agree
 	notWant []string
-}
-
-const cmTemplate = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-{{ .Chart.Name }}\ndata:\n" +
-	"  chart: {{ .Chart.Name }}-{{ .Chart.Version }}\n  from: {{ .Values.from | default \"chart\" | quote }}\n" +
-	"  imported: {{ .Values.imported | default \"none\" | quote }}\n"
-
-// subchartFiles is a small chart whose values export a table.
-func subchartFiles(name, apiVersion string) map[string]string {
-	return map[string]string{
-		"Chart.yaml":        "apiVersion: " + apiVersion + "\nname: " + name + "\nversion: 1.0.0\n",
-		"values.yaml":       "exports:\n  data:\n    imported: from-" + name + "\n",
-		"templates/cm.yaml": cmTemplate,
-	}
-}
-
-// subchart is subchartFiles vendored as a directory under charts/.
-func subchart(name, apiVersion string) map[string]string {
-	out := map[string]string{}
-	for k, v := range subchartFiles(name, apiVersion) {
-		out["charts/"+name+"/"+k] = v
-	}
-	return out
-}
-
-func withFiles(maps ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range maps {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 func chartDirCases() []chartDirCase {

@@ -1,3 +1,5 @@
+//go:build bundled
+
 package render
 
 import (
@@ -14,30 +16,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gitops-promote/gitops-promote/internal/testutil/toolbin"
-)
-
-// helmMajor is one Helm major Argo CD bundles: our renderer for it and
-// the released helm binary it must match byte for byte.
-type helmMajor struct {
-	name   string
-	tool   toolbin.Tool
-	render HelmFunc
-	errOn  errOn // the bit of errOn that means "this major fails"
-}
-
-var helmMajors = []helmMajor{
-	{"helm3", toolbin.Helm3, Helm, errHelm3},
-	{"helm4", toolbin.Helm4, Helm4, errHelm4},
-}
-
-// errOn says which majors must fail on a parity case.
-type errOn int
-
-const (
-	errNone  errOn = 0
-	errHelm3 errOn = 1
-	errHelm4 errOn = 2
-	errBoth        = errHelm3 | errHelm4
 )
 
 // helmTemplate runs `helm template` with the arguments Argo CD's
@@ -166,20 +144,6 @@ func checkParity(t *testing.T, m helmMajor, bin string, tc parityCase) []byte {
 		t.Errorf("%s differs from helm template (-cli +ours):\n%s", m.name, diff)
 	}
 	return want
-}
-
-// recovering runs a Helm engine as Render runs every engine: a panic is
-// the render's error (Helm 4.3.1 panics on some charts, where the CLI
-// dies with "panic: ...").
-func recovering(f HelmFunc) HelmFunc {
-	return func(ctx context.Context, req Request) (out []byte, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				out, err = nil, &PanicError{Engine: "helm", Value: fmt.Sprint(p)}
-			}
-		}()
-		return f(ctx, req)
-	}
 }
 
 type parityCase struct {
