@@ -279,10 +279,8 @@ func tempsUnder(t *testing.T, dir string) []string {
 	return out
 }
 
-// An existing file is replaced as a rename would replace it (swapped with
-// the new content where the file system can, the old content moved into
-// the trash): another hard link keeps the old content, the mode stays, no
-// temporary file is left behind.
+// An existing file is replaced by a rename over it: another hard link
+// keeps the old content, the mode stays, no temporary file is left behind.
 func TestWriteWorktreeReplacesLikeRename(t *testing.T) {
 	dir := newRepo(t)
 	r := openRepo(t, dir)
