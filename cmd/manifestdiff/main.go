@@ -49,32 +49,20 @@ func main() {
 
 // tuneGC sets the collector's soft limit, unless GOMEMLIMIT says
 // otherwise: when the heap nears 220 MiB it collects at the latest (a
-// bigger repository makes it collect more often, never fail). Discovery
-// lets the heap grow by 75% between collections, unless GOGC says
-// otherwise: what it marks grows with the repository (the report's
-// entries, and what both revisions allocate while a collection marks),
-// and the headroom over it was the peak of a one-app change at 1000
-// nodes (docs/benchmarks.md, "Memory and repository size"). See
-// renderingGC for the renders.
+// bigger repository makes it collect more often, never fail). See
+// renderingGC for the heap growth.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(220 << 20)
 	}
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(discoveryGC)
-	}
 }
 
-// discoveryGC is the heap growth discovery runs at (see tuneGC).
-const discoveryGC = 75
-
-// renderingGC trades memory for fewer collections while the apps render,
-// unless GOGC says otherwise: twice Go's default heap growth. Measured on
-// the 1000-node MR: about 10% less CPU, peak RSS unchanged. Discovery
-// (see tuneGC) and the report (see reportingGC) keep less headroom: their
-// heap holds an entry per app of the repository, and the headroom would
-// make a one-app change cost memory in proportion to the repository (see
-// docs/benchmarks.md, "Memory and repository size").
+// renderingGC trades memory for fewer collections once the apps start
+// rendering, unless GOGC says otherwise: twice Go's default heap growth.
+// Measured on the 1000-node MR: about 10% less CPU, peak RSS unchanged.
+// Discovery runs at Go's default heap growth and the report is written
+// at 200 too: tuning them saved 5-10% of a one-app change's peak, under
+// the bar of docs/architecture.md ("speed mechanisms must earn their keep").
 func renderingGC(getenv func(string) string) func() {
 	return func() {
 		if getenv("GOGC") == "" {
@@ -83,17 +71,6 @@ func renderingGC(getenv func(string) string) func() {
 			runtime.GC()
 			debug.SetGCPercent(200)
 		}
-	}
-}
-
-// reportingGC returns to Go's default heap growth once the renders are
-// done, unless GOGC says otherwise: writing the report allocates while
-// the heap holds an entry per app, and at 200 that headroom was the peak
-// of a one-app change on a large repository (1000 nodes: 79-87 MB
-// against 88-93, docs/benchmarks.md).
-func reportingGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(100)
 	}
 }
 

@@ -93,7 +93,6 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 	}
 	rep, runErr := d.Run(ctx)
 	rep.PendingSettings = cfgs.pending
-	reportingGC(getenv)
 	if progress {
 		fmt.Fprint(ios.ErrOut, "\r\033[K")
 	}

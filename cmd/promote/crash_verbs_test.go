@@ -3,9 +3,7 @@
 package main
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -28,12 +26,6 @@ func TestCrashAtEveryStepOfRollbackPush(t *testing.T) {
 		if out, err := exec.Command("cp", "-a", dir, proto).CombinedOutput(); err != nil {
 			t.Fatalf("cp -a: %v: %s", err, out)
 		}
-	}
-	// The promotion ran in this test's process, which is alive: its trash
-	// would never be reclaimed by the runs under test, which only delete
-	// the trash of dead processes.
-	if err := os.RemoveAll(filepath.Join(proto, "repo", ".git", "gitops-promote.trash")); err != nil {
-		t.Fatal(err)
 	}
 	s := &crashScenario{proto: proto, theirs: gitRun(t, f.Remote, "rev-parse", "main"),
 		args: []string{"rollback", "--env", "preprod", "--reason", "crash test", "--skip-chart-check", "--push"}}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -20,11 +19,6 @@ import (
 type ioStreams = cli.IOStreams
 
 func main() {
-	// A promotion allocates a few MB and exits within tens of milliseconds:
-	// collecting garbage only delays it (~25%). The memory limit turns
-	// collection back on for a repository large enough to need it.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(1 << 30)
 	ctx := cli.SignalContext()
 	ios := cli.System()
 	os.Exit(exitCode(ios, runArgs(ctx, os.Args[1:], ios, os.Getenv)))

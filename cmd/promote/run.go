@@ -98,8 +98,7 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		build = func(target, _ fs.FS) (*promote.Plan, error) { return promote.BuildPin(target, cfg, req) }
 	} else {
 		req := promote.PromoteRequest{From: o.from, To: o.to, Only: o.only, ForcePath: o.forcePath,
-			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering, ChartRepository: prefetch,
-			DeferChecks: true} // every plan is settled before it is used (promote.Apply)
+			AllowDowngrade: o.allowDowngrade, IgnoreOrdering: o.ignoreOrdering, ChartRepository: prefetch}
 		build = func(target, source fs.FS) (*promote.Plan, error) {
 			return promote.BuildPromotionFrom(target, source, cfg, req)
 		}

@@ -124,12 +124,6 @@ func diffOne(key string, b, h, a *Resource, opt Options) ResourceDiff {
 	redact(bo, fields, sideBase)
 	redact(ho, fields, sideHead)
 
-	if b != nil && h != nil && sameValue(bo, ho) {
-		// equal objects serialise to equal text: skip the encoder, most
-		// of a diff's time, for the resources a change leaves alone
-		rd.Status = Unchanged
-		return rd
-	}
 	by, hy := serialise(bo), serialise(ho)
 	switch {
 	case b == nil:

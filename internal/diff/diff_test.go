@@ -255,11 +255,10 @@ func TestResourcesStable(t *testing.T) {
 	}
 }
 
-// TestUnchangedShortcutMatchesText: a resource is unchanged exactly when
-// its redacted serialisations are equal, whether or not the shortcut that
-// skips serialising equal objects is taken (floats 0 and -0 are equal
-// numbers and different text).
-func TestUnchangedShortcutMatchesText(t *testing.T) {
+// TestUnchangedMatchesText: a resource is unchanged exactly when its
+// redacted serialisations are equal (floats 0 and -0 are equal numbers
+// and different text; 1 and 1.0 different values and the same text).
+func TestUnchangedMatchesText(t *testing.T) {
 	for _, tc := range []struct{ base, head string }{
 		{"a: 1\nb: [x, {c: d}]\n", "b: [x, {c: d}]\na: 1\n"},
 		{"a: 0.0\n", "a: -0.0\n"},

@@ -3,8 +3,6 @@ package diff
 import (
 	"bytes"
 	"fmt"
-	"math"
-	"reflect"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -54,46 +52,4 @@ func CopyObject(obj map[string]any) map[string]any {
 		return nil
 	}
 	return deepCopy(obj).(map[string]any)
-}
-
-// sameValue reports whether a and b, as Parse and prepare make them, are
-// equal: then toYAML gives both the same text. It may say false of values
-// that would serialise alike (1 and 1.0, a NaN): the caller then compares
-// the text.
-func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !sameValue(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case float64:
-		// bit for bit: 0 and -0 are equal numbers and different text
-		y, ok := b.(float64)
-		return ok && math.Float64bits(x) == math.Float64bits(y)
-	case bool, int, int64, uint64, nil:
-		return a == b
-	}
-	return reflect.DeepEqual(a, b) && reflect.TypeOf(a).Kind() != reflect.Float32
 }

@@ -31,7 +31,6 @@ type Recovery struct {
 // returns nil when there was no interrupted operation, and ErrBusy while
 // the journal's owner runs.
 func (r *Repo) Recover() (*Recovery, error) {
-	r.emptyTrash()
 	dead, claimed, err := r.claim()
 	if err != nil {
 		return nil, err
@@ -174,7 +173,7 @@ func (r *Repo) finishMove(j journal) error {
 		}
 	}
 	if len(kept) > 0 {
-		if err := r.rewriteIndex(func(cur *indexFile, _ *remover) ([][]byte, error) { return updateIndex(cur, kept) }); err != nil {
+		if err := r.rewriteIndex(func(cur *indexFile) ([][]byte, error) { return updateIndex(cur, kept) }); err != nil {
 			return err
 		}
 	}
@@ -260,6 +259,16 @@ func (r *Repo) deadTemps() []string {
 func deadTemp(name string) bool {
 	_, rest, ok := strings.Cut(name, "_gp")
 	return ok && pidEnded(rest)
+}
+
+// pidEnded tells whether rest, <pid>_..., names a process that has ended
+// (not this one).
+func pidEnded(rest string) bool {
+	var pid int
+	if _, err := fmt.Sscanf(rest, "%d_", &pid); err != nil {
+		return false
+	}
+	return pid != os.Getpid() && !processAlive(pid)
 }
 
 // processAlive reports whether pid runs; EPERM means it does, as another user.

@@ -65,7 +65,6 @@ type Repo struct {
 	// subjects of the commits this Repo wrote, for their reflog lines:
 	// reading a commit back from a new pack reloads every pack index.
 	subjects sync.Map // plumbing.Hash -> string
-	trashGC  trashEmptier
 
 	// trees caches decoded trees (plumbing.Hash -> *gitTree) for every
 	// tree view: each look-up walks from the root, globbing an env's
@@ -107,12 +106,8 @@ func Open(dir string) (*Repo, error) {
 	return r, nil
 }
 
-// Close waits for the trash to be emptied (see Recover) and releases the
-// packfile descriptors the repository keeps open.
-func (r *Repo) Close() error {
-	r.trashGC.wg.Wait()
-	return r.storage.Close()
-}
+// Close releases the packfile descriptors the repository keeps open.
+func (r *Repo) Close() error { return r.storage.Close() }
 
 // wantsFsync follows git: by default git (2.39) syncs neither refs nor
 // work-tree files, relying on rename for atomicity, which is what a killed

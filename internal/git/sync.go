@@ -95,7 +95,7 @@ func (r *Repo) removeFromWorktree(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return r.rewriteIndex(func(cur *indexFile, _ *remover) ([][]byte, error) {
+	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
 		idx := &index.Index{}
 		if err := index.NewDecoder(bytes.NewReader(cur.data)).Decode(idx); err != nil {
 			return nil, fmt.Errorf("reading index: %w", err)

@@ -34,7 +34,7 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	return r.rewriteIndex(func(cur *indexFile, old *remover) ([][]byte, error) {
+	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
 		// Refuse conflicted paths before touching the work tree.
 		if ix, err := cur.parsed(); err == nil {
 			for _, p := range paths {
@@ -45,7 +45,7 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 		}
 		stats := make(map[string]stat, len(paths))
 		for _, p := range paths {
-			fi, err := r.writeWorktreeFile(p, files[p], old)
+			fi, err := r.writeWorktreeFile(p, files[p])
 			if err != nil {
 				return nil, err
 			}
@@ -62,21 +62,13 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 // rewriteIndex holds index.lock while update turns the current index into
 // the new one (pieces written in order), then replaces the index by
 // rename, as git does; on any error the lock is dropped and the index
-// stays as it was. The old contents of replaced files (update's work-tree
-// writes, and the index's own) are moved into the trash in the background
-// meanwhile (see writeFileAtomic and trash.go), and all of them before it
-// returns: before the journal of a move is removed, Recover cleaning up
-// after a kill.
-func (r *Repo) rewriteIndex(update func(cur *indexFile, old *remover) ([][]byte, error)) (err error) {
+// stays as it was.
+func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err error) {
 	lock, err := lockIndex(filepath.Join(r.gitDir, "index"))
 	if err != nil {
 		return err
 	}
-	old := newRemover(r.trashDir())
 	defer func() {
-		if werr := old.wait(); err == nil {
-			err = werr
-		}
 		if err != nil {
 			lock.abort()
 		}
@@ -85,7 +77,7 @@ func (r *Repo) rewriteIndex(update func(cur *indexFile, old *remover) ([][]byte,
 	if err != nil {
 		return err
 	}
-	out, err := update(cur, old)
+	out, err := update(cur)
 	if err != nil {
 		return err
 	}
@@ -100,7 +92,7 @@ func (r *Repo) rewriteIndex(update func(cur *indexFile, old *remover) ([][]byte,
 		return fmt.Errorf("writing index: %w", err)
 	}
 	r.forgetIndex()
-	return lock.commit(old)
+	return lock.commit()
 }
 
 // updateIndex patches the raw index, falling back to go-git's slower full
@@ -138,7 +130,7 @@ func updateIndexSlow(data []byte, stats map[string]stat) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (r *Repo) writeWorktreeFile(p string, content []byte, old *remover) (fs.FileInfo, error) {
+func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) {
 	full := filepath.Join(r.root, filepath.FromSlash(p))
 	mode := fs.FileMode(0o644)
 	fi, err := os.Lstat(full)
@@ -151,7 +143,7 @@ func (r *Repo) writeWorktreeFile(p string, content []byte, old *remover) (fs.Fil
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
-	if err := writeFileAtomic(full, content, mode, r.fsync, exists, old); err != nil {
+	if err := writeFileAtomic(full, content, mode, r.fsync, exists); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, err)
 	}
 	fi, err = os.Lstat(full)
@@ -162,17 +154,10 @@ func (r *Repo) writeWorktreeFile(p string, content []byte, old *remover) (fs.Fil
 }
 
 // writeFileAtomic replaces full with content via a temporary file in the
-// same directory (synced first when sync is set), so that readers see the
-// old or the new content, never a mix; it creates the directory when the
-// file did not exist. An existing file is swapped with the temporary one
-// (renameat2 RENAME_EXCHANGE) where the file system can, and its old
-// content, now under the temporary name, is left to old to move into the
-// trash: on ext4 a rename over an existing file first writes the new
-// file's blocks out (auto_da_alloc) and frees the old file's, ~100-150 µs
-// per file of apply's critical path, while an exchange takes ~20 µs and
-// the move into the trash runs beside the next writes. Elsewhere it is a
-// rename.
-func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, exists bool, old *remover) (err error) {
+// same directory (synced first when sync is set), renamed over it, so
+// that readers see the old or the new content, never a mix; it creates
+// the directory when the file did not exist.
+func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, exists bool) (err error) {
 	dir := filepath.Dir(full)
 	if !exists {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -209,70 +194,7 @@ func writeFileAtomic(full string, content []byte, mode fs.FileMode, sync, exists
 	// Like git, the directory is not synced after the rename: that guards
 	// against power loss, not against a killed process, and costs ~10 ms.
 	step("rename", full)
-	if !exists {
-		return os.Rename(f.Name(), full)
-	}
-	return replaceFile(f.Name(), full, old)
-}
-
-// replaceFile puts tmp's content at dest: swapped with dest's where the
-// file system can, dest's old content (then at tmp) left to old to
-// remove; else renamed over it.
-func replaceFile(tmp, dest string, old *remover) error {
-	if old != nil {
-		swapped, err := exchange(tmp, dest)
-		if err != nil {
-			return err
-		}
-		if swapped {
-			old.remove(tmp, dest)
-			return nil
-		}
-	}
-	return os.Rename(tmp, dest)
-}
-
-// remover moves files into the trash in the background, one at a time:
-// the old contents writeFileAtomic swapped out. What cannot go there is
-// deleted. wait returns the first error.
-type remover struct {
-	trash trash
-	paths chan [2]string // the temporary name and the file it held
-	done  chan error
-}
-
-func newRemover(trashDir string) *remover { return &remover{trash: trash{dir: trashDir}} }
-
-// remove takes tmp, which holds the old content of full, out of the way.
-func (o *remover) remove(tmp, full string) {
-	if o.paths == nil {
-		paths, done := make(chan [2]string, 64), make(chan error, 1)
-		o.paths, o.done = paths, done
-		go func() {
-			var first error
-			for p := range paths {
-				if o.trash.put(p[0]) {
-					continue
-				}
-				step("unlink", p[0])
-				if err := os.Remove(p[0]); err != nil && first == nil {
-					first = fmt.Errorf("writing %s: removing its old content: %w", p[1], err)
-				}
-			}
-			done <- first
-		}()
-	}
-	o.paths <- [2]string{tmp, full}
-}
-
-// wait waits for every removal; later calls return nil.
-func (o *remover) wait() error {
-	if o.paths == nil {
-		return nil
-	}
-	close(o.paths)
-	o.paths = nil
-	return <-o.done
+	return os.Rename(f.Name(), full)
 }
 
 func setIndexEntry(idx *index.Index, p string, s stat) error {
@@ -322,17 +244,15 @@ func (l *indexLock) abort() {
 	os.Remove(l.path)
 }
 
-// commit puts the lock's content in place of the index: swapped with it
-// where the file system can, the old index (then in index.lock, which
-// keeps the index locked) left to old to remove, else renamed over it.
-// Like git (core.fsync does not cover the index by default) it does not
+// commit renames the lock over the index, which also unlocks it. Like
+// git (core.fsync does not cover the index by default) it does not
 // fsync: the index is derived data that git repairs from the work tree.
-func (l *indexLock) commit(old *remover) error {
+func (l *indexLock) commit() error {
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
 	step("rename", l.dest)
-	if err := replaceFile(l.path, l.dest, old); err != nil {
+	if err := os.Rename(l.path, l.dest); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
 	return nil

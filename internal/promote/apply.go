@@ -137,19 +137,6 @@ func (a *Apply) StatusStart(res *Result) plumbing.Hash {
 
 // plan builds the plan against HEAD and writes nothing.
 func (a *Apply) plan(build BuildFunc) (*Result, error) {
-	res, err := a.planUnsettled(build)
-	if err != nil {
-		return nil, err
-	}
-	if err := res.Plan.Settle(); err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
-// planUnsettled is plan that may return with the plan's checks still
-// running (see Plan.Settle).
-func (a *Apply) planUnsettled(build BuildFunc) (*Result, error) {
 	head, err := a.Repo.Head()
 	if err != nil {
 		return nil, err
@@ -158,7 +145,7 @@ func (a *Apply) planUnsettled(build BuildFunc) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := a.buildUnsettled(head.Hash, src, build)
+	p, err := a.buildOn(head.Hash, src, build)
 	if err != nil {
 		return nil, err
 	}
@@ -177,32 +164,22 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	if err := a.recover(); err != nil {
 		return nil, err
 	}
-	res, err := a.planUnsettled(build)
+	res, err := a.plan(build)
 	if err != nil {
 		return nil, err
 	}
 	res.Remote, res.Branch = a.Remote, a.Branch
 	p := res.Plan
-	// The chart check waits on the network while the plan's ordering
-	// checks finish; their refusal comes first, without waiting for it.
-	charts := a.startChartCheck(ctx, p)
-	if err := p.Settle(); err != nil {
-		charts.cancel()
-		return nil, err
-	}
 	if res.UpToDate {
-		charts.cancel()
 		if a.Push {
 			return res, a.pushPending(ctx, res, build)
 		}
 		return res, nil
 	}
-	dirtyCheck := a.startDirty(p.Files())
-	if err := charts.wait(); err != nil {
-		dirtyCheck.discard()
+	if err := a.checkCharts(ctx, p.Charts); err != nil {
 		return nil, err
 	}
-	if dirty, err := dirtyCheck.wait(); err != nil {
+	if dirty, err := a.dirty(p.Files()); err != nil {
 		return nil, err
 	} else if len(dirty) > 0 {
 		return nil, fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrDirty)

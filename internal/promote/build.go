@@ -34,11 +34,6 @@ type PromoteRequest struct {
 	// finished. Only repositories of Helm sources are named: a git
 	// source's repoURL is never a chart repository to send credentials to.
 	ChartRepository func(repoURL string)
-	// DeferChecks returns a plan built without error as soon as it is
-	// built, its ordering checks still running: the caller calls
-	// Plan.Settle before it uses the plan for anything but the chart
-	// check, which then waits on the network while they finish.
-	DeferChecks bool
 }
 
 // BuildPromotion plans promoting every in-scope component field of From
@@ -72,11 +67,7 @@ func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteReque
 	files, err := p.readManifests(fsys, cfg, req.To, func(f manifestFile) { p.prefetchCharts(cfg, f) })
 	target <- argoManifests(files, err)
 	plan, err := buildPromotion(fsys, source, cfg, req, p)
-	if err == nil && req.DeferChecks {
-		plan.checks = ordering
-		return plan, nil
-	}
-	// An ordering refusal comes first, as when the checks are settled.
+	// An ordering refusal comes first.
 	if oerr := <-ordering; oerr != nil {
 		return nil, oerr
 	}

@@ -14,31 +14,6 @@ import (
 // index).
 var ErrChartCheck = errors.New("chart check failed")
 
-// chartCheck is a chart check under way (startChartCheck).
-type chartCheck struct {
-	cancel context.CancelFunc
-	done   chan error
-}
-
-// startChartCheck runs checkCharts on p's charts in the background; an
-// up-to-date plan checks nothing.
-func (a *Apply) startChartCheck(ctx context.Context, p *Plan) *chartCheck {
-	ctx, cancel := context.WithCancel(ctx)
-	c := &chartCheck{cancel: cancel, done: make(chan error, 1)}
-	if len(p.Edits) == 0 {
-		c.done <- nil
-		return c
-	}
-	go func() { c.done <- a.checkCharts(ctx, p.Charts) }()
-	return c
-}
-
-// wait returns the check's outcome.
-func (c *chartCheck) wait() error {
-	defer c.cancel()
-	return <-c.done
-}
-
 // checkCharts asks each chart's repository, in parallel, before anything
 // is written. A repository that cannot be reached is reported once,
 // however many of the plan's charts it serves, and never as a missing

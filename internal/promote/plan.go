@@ -95,22 +95,6 @@ type Plan struct {
 	chartRepository func(repoURL string)
 	// read keeps each env's manifests as the plan parsed them.
 	read map[string]manifestsRead
-	// checks delivers the refusal of the ordering checks a build left
-	// running (PromoteRequest.DeferChecks); Settle waits for it.
-	checks   <-chan error
-	checkErr error
-}
-
-// Settle waits for the checks the build left running (the ordering
-// checks of a promotion built with DeferChecks) and returns their
-// refusal; nil at once when there are none. Nothing may be written for
-// the plan before it returns nil.
-func (p *Plan) Settle() error {
-	if p.checks != nil {
-		p.checkErr = <-p.checks
-		p.checks = nil
-	}
-	return p.checkErr
 }
 
 // ChartRef is a chart version that must exist before it is pinned.

@@ -46,19 +46,6 @@ func (a *Apply) sourceCommit(head plumbing.Hash) (plumbing.Hash, error) {
 // buildOn plans against target's tree with the source environment read
 // from source's tree.
 func (a *Apply) buildOn(target, source plumbing.Hash, build BuildFunc) (*Plan, error) {
-	p, err := a.buildUnsettled(target, source, build)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Settle(); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// buildUnsettled is buildOn that may return with the plan's checks still
-// running (PromoteRequest.DeferChecks): the caller settles it.
-func (a *Apply) buildUnsettled(target, source plumbing.Hash, build BuildFunc) (*Plan, error) {
 	tfs, err := a.Repo.TreeFS(target)
 	if err != nil {
 		return nil, err
