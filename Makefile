@@ -76,12 +76,13 @@ test-live:
 # its corpora rendered by manifestdiff (built with -tags parity, which adds
 # a hidden verb printing each app's objects) and by Argo CD's own code, in
 # process, with the helm and kustomize Argo CD bundles on PATH.
-# First the bundled-tagged tests: our rendering against the helm 3, helm 4
+# First the bundled-tagged tests: our rendering against (or with charts
+# pushed by) the helm 3, helm 4
 # and kustomize binaries Argo CD bundles, built from the module proxy
 # (internal/testutil/toolbin, 5-10 min each cold). TestTagTargets holds
 # BUNDLED_TESTS to every test those files define.
 ARGOCD_GO ?= go1.27.4
-BUNDLED_TESTS := Parity$$|^TestInstall$$
+BUNDLED_TESTS := Parity$$|^TestInstall$$|^TestKustomize(SourceHelmCharts|HelmPullErrors)$$
 test-argocd:
 	$(GO) test -tags bundled -count=1 -timeout 0 $(GOFLAGS_TEST) -run '$(BUNDLED_TESTS)' ./internal/render/ ./internal/testutil/toolbin/
 	CGO_ENABLED=0 $(GO) build -tags parity -o $(BIN)/manifestdiff-parity ./cmd/manifestdiff

@@ -5,6 +5,7 @@ package render
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -23,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitops-promote/gitops-promote/internal/testutil/toolbin"
 	"github.com/google/go-containerregistry/pkg/registry"
@@ -377,3 +379,32 @@ type dualListener struct {
 	net.Listener
 	cfg *tls.Config
 }
+
+func (l dualListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		br := bufio.NewReader(c)
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		first, err := br.Peek(1)
+		_ = c.SetReadDeadline(time.Time{})
+		if err != nil {
+			c.Close()
+			continue
+		}
+		pc := &peekedConn{Conn: c, r: br}
+		if first[0] == 0x16 {
+			return tls.Server(pc, l.cfg), nil
+		}
+		return pc, nil
+	}
+}
+
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }

@@ -3,17 +3,13 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/tls"
 	"fmt"
-	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -21,35 +17,6 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/charts"
 	"github.com/gitops-promote/gitops-promote/internal/testutil/toolbin"
 )
-
-func (l dualListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		br := bufio.NewReader(c)
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		first, err := br.Peek(1)
-		_ = c.SetReadDeadline(time.Time{})
-		if err != nil {
-			c.Close()
-			continue
-		}
-		pc := &peekedConn{Conn: c, r: br}
-		if first[0] == 0x16 {
-			return tls.Server(pc, l.cfg), nil
-		}
-		return pc, nil
-	}
-}
-
-type peekedConn struct {
-	net.Conn
-	r *bufio.Reader
-}
-
-func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 // kustomizeHelmTree has one kustomization per helmCharts feature. The
 // chart kept in a chart home is webChart under another name.

@@ -1,3 +1,5 @@
+//go:build bundled
+
 package render
 
 import (

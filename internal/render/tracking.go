@@ -192,13 +192,18 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := lastPair(n); i >= 0; i -= 2 {
 		if n.Content[i].Value == key {
 			return n.Content[i+1]
 		}
 	}
 	return nil
 }
+
+// lastPair is the index of n's last key. The helpers here look keys up
+// from the end: a key a document repeats has its last value, as Argo CD
+// reads it (and as internal/diff keeps it).
+func lastPair(n *yaml.Node) int { return len(n.Content)&^1 - 2 }
 
 func scalar(n *yaml.Node, key string) string {
 	if v := mapValue(n, key); v != nil && v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
@@ -210,7 +215,7 @@ func scalar(n *yaml.Node, key string) string {
 // ensureMap returns the mapping at key, creating (or replacing a null
 // with) an empty one.
 func ensureMap(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := lastPair(n); i >= 0; i -= 2 {
 		if n.Content[i].Value == key {
 			if v := n.Content[i+1]; v.Kind == yaml.MappingNode {
 				if v.Style&yaml.FlowStyle != 0 {
@@ -230,7 +235,7 @@ func ensureMap(n *yaml.Node, key string) *yaml.Node {
 
 func setScalar(n *yaml.Node, key, val string) {
 	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: val}
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := lastPair(n); i >= 0; i -= 2 {
 		if n.Content[i].Value == key {
 			n.Content[i+1] = v
 			return
@@ -239,11 +244,11 @@ func setScalar(n *yaml.Node, key, val string) {
 	n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
 }
 
+// deleteKey removes every pair of key: a repeated key is one field.
 func deleteKey(n *yaml.Node, key string) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := lastPair(n); i >= 0; i -= 2 {
 		if n.Content[i].Value == key {
 			n.Content = append(n.Content[:i], n.Content[i+2:]...)
-			return
 		}
 	}
 }
