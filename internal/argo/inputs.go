@@ -24,9 +24,9 @@ import (
 
 // InputsKey returns a digest of everything a render of app depends on: the
 // app's identity and canonical source specs (so chart reference and
-// version), the bytes of every in-repo value and file-parameter file (a
-// missing file hashed as absent: the render fails or skips it the same
-// way at both revisions),
+// version), the content of every in-repo value and file-parameter file
+// (its bytes, or its id in a ContentIDFS; a missing file hashed as
+// absent: the render fails or skips it the same way at both revisions),
 // the files of in-repo chart and directory paths.
 // Sources whose reads cannot be bounded cheaply (kustomize, plugins,
 // jsonnet, charts with file:// dependencies) hash the whole tree. Equal
@@ -100,11 +100,18 @@ func (k *keyer) put(tag string, b []byte) {
 	}
 }
 
-// file hashes the bytes of the file at name under its name. Reading them
-// costs little next to discovery: naming them by git blob id instead
-// saved 2% of a 1000-node MR (docs/benchmarks.md, deleted mechanisms).
+// ContentIDFS is an fs.FS that names a file's content without reading
+// it, as a git tree view does with the blob id: equal ids mean equal
+// content. InputsKey then hashes a file's id, not its bytes, and keys of
+// two revisions compare as well; across a ContentIDFS and a plain fs.FS
+// they never match, which costs a render and never hides a change.
+type ContentIDFS interface {
+	fs.FS
+	ContentID(name string) (string, error)
+}
+
 func (k *keyer) file(name string) error {
-	data, err := fs.ReadFile(k.fsys, name)
+	tag, data, err := k.content(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		k.put("absent", []byte(name))
@@ -112,8 +119,19 @@ func (k *keyer) file(name string) error {
 	case err != nil:
 		return err
 	}
-	k.put("file:"+name, data)
+	k.put(tag+name, data)
 	return nil
+}
+
+// content is what stands for a file's bytes in the key: its content id
+// when the view names one, else the bytes.
+func (k *keyer) content(name string) (string, []byte, error) {
+	if c, ok := k.fsys.(ContentIDFS); ok {
+		id, err := c.ContentID(name)
+		return "id:", []byte(id), err
+	}
+	data, err := fs.ReadFile(k.fsys, name)
+	return "file:", data, err
 }
 
 // tree hashes every file below dir in walk (lexical) order.

@@ -1,7 +1,11 @@
 package argo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -24,6 +28,18 @@ func fixtureMap(t *testing.T) fstest.MapFS {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// contentIDs is a ContentIDFS over a MapFS, as a git tree view is one.
+type contentIDs struct{ fstest.MapFS }
+
+func (c contentIDs) ContentID(name string) (string, error) {
+	data, err := fs.ReadFile(c.MapFS, name)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 func keys(t *testing.T, fsys fs.FS, env string) map[string]string {
@@ -77,22 +93,34 @@ func TestInputsKey(t *testing.T) {
 			[]string{"toolbox-prod", "overlay-prod"}}, // kustomize hashes the whole tree
 		{"unrelated file", "prod", add("docs/readme.md", "hi"), []string{"overlay-prod"}},
 	}
+	// each case by content, and by content id (the files named, not read)
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := fixtureMap(t)
-			before := keys(t, m, tt.env)
-			tt.change(m)
-			after := keys(t, m, tt.env)
-			want := map[string]bool{}
-			for _, n := range tt.changed {
-				want[n] = true
-			}
-			for name, k := range before {
-				if got := after[name] != k; got != want[name] {
-					t.Errorf("app %s: key changed = %v, want %v", name, got, want[name])
+		for _, ids := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/ids=%v", tt.name, ids), func(t *testing.T) {
+				m := fixtureMap(t)
+				view := func() fs.FS {
+					if ids {
+						return contentIDs{m}
+					}
+					return m
 				}
-			}
-		})
+				before := keys(t, view(), tt.env)
+				tt.change(m)
+				after := keys(t, view(), tt.env)
+				if byContent := keys(t, m, tt.env); ids && maps.Equal(after, byContent) {
+					t.Error("keys by content id equal keys by content: ContentID was not used")
+				}
+				want := map[string]bool{}
+				for _, n := range tt.changed {
+					want[n] = true
+				}
+				for name, k := range before {
+					if got := after[name] != k; got != want[name] {
+						t.Errorf("app %s: key changed = %v, want %v", name, got, want[name])
+					}
+				}
+			})
+		}
 	}
 }
 

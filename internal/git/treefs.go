@@ -186,6 +186,21 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 	return &blobFile{rc: io.NopCloser(bytes.NewReader(data)), info: t.info(n, int64(len(data)))}, nil
 }
 
+// ContentID names the content of the file at name without reading it:
+// its blob id, symlinks followed as ReadFile follows them, and the same
+// errors. Within one repository equal ids mean equal content, so two
+// revisions' inputs compare by id (argo.ContentIDFS).
+func (t *treeFS) ContentID(name string) (string, error) {
+	n, err := t.resolve("contentid", name, true)
+	if err != nil {
+		return "", err
+	}
+	if n.isDir() {
+		return "", &fs.PathError{Op: "contentid", Path: name, Err: errIsDir}
+	}
+	return n.hash.String(), nil
+}
+
 func (t *treeFS) ReadFile(name string) ([]byte, error) {
 	n, err := t.resolve("readfile", name, true)
 	if err != nil {
