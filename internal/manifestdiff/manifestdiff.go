@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -167,11 +166,6 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		return rep, err
 	}
 	pairs := pending(entries)
-	if slices.ContainsFunc(pairs, func(p *pair) bool { return len(p.todo) > 0 }) {
-		// the schema checks of what renders need the built-in schema:
-		// parse it while the apps render rather than after
-		syncready.Warm()
-	}
 	if d.Rendering != nil {
 		d.Rendering()
 	}

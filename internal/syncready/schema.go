@@ -6,10 +6,8 @@ import (
 	"strconv"
 	"sync"
 
-	apiextcfg "k8s.io/apiextensions-apiserver/pkg/client/applyconfiguration"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
@@ -17,7 +15,8 @@ import (
 // client-go (and apiextensions-apiserver, for CustomResourceDefinitions)
 // embed for server-side apply: generated from the OpenAPI of the
 // Kubernetes release the module is cut from (client-go v0.37.1 is
-// Kubernetes 1.37). It is parsed once per process, on first use.
+// Kubernetes 1.37), kept as JSON in schema/ (see schemadata.go) and
+// decoded once per process, on first use.
 
 // FieldIssue is one field the API server's strict field validation
 // refuses. It never holds the field's value: the object may be a Secret.
@@ -57,11 +56,9 @@ func article(t string) string {
 
 type converters struct{ core, apiext managedfields.TypeConverter }
 
-// builtinSchemas parses the embedded schemas, once, when the checks first
-// need them.
-var builtinSchemas = sync.OnceValue(func() converters {
-	return converters{core: applyconfigurations.NewTypeConverter(builtins()), apiext: apiextcfg.NewTypeConverter(builtins())}
-})
+// builtinSchemas decodes the embedded schemas, once, when the checks
+// first need them.
+var builtinSchemas = sync.OnceValue(newConverters)
 
 // builtinType is the schema of a built-in kind, or false when the
 // embedded schemas do not have it (a custom resource, an apiVersion
@@ -212,7 +209,3 @@ func join(path, key string) string {
 	}
 	return path + "." + key
 }
-
-// Warm parses the embedded schemas in the background, for a caller that
-// knows it will check objects soon and has other work meanwhile.
-func Warm() { go builtinSchemas() }
