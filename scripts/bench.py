@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 
+import benchproc
+
 ENV = dict(os.environ, GIT_AUTHOR_NAME="Bench", GIT_AUTHOR_EMAIL="bench@example.com",
            GIT_COMMITTER_NAME="Bench", GIT_COMMITTER_EMAIL="bench@example.com")
 
@@ -107,14 +109,7 @@ def timed(cmd, cwd):
 
 def peak_rss(cmd, cwd):
     """Run cmd once, untimed; its peak RSS in MB (the kernel's high-water mark)."""
-    p = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    err = p.stderr.read()
-    p.stderr.close()
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{err}")
-    return ru.ru_maxrss / 1024
+    return benchproc.measure(cmd, ENV, cwd)[2]
 
 
 def alternate(runs, setup, cmds):
