@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // Recovery says what Recover repaired.
@@ -173,7 +174,7 @@ func (r *Repo) finishMove(j journal) error {
 		}
 	}
 	if len(kept) > 0 {
-		if err := r.rewriteIndex(func(cur *indexFile) ([][]byte, error) { return updateIndex(cur, kept) }); err != nil {
+		if err := r.rewriteIndex(func(idx *index.Index) error { return updateIndex(idx, kept) }); err != nil {
 			return err
 		}
 	}

@@ -51,12 +51,10 @@ var (
 type Repo struct {
 	repo      *gogit.Repository
 	storage   *filesystem.Storage
-	root      string // work tree root
-	gitDir    string // .git dir, or worktrees/<name> for linked work trees
-	commonDir string // where refs, objects and packed-refs live
-	fsync     bool   // sync refs and work-tree files before renaming them
-	indexMu   sync.Mutex
-	index     *indexFile // the index as last read (see readIndex)
+	root      string     // work tree root
+	gitDir    string     // .git dir, or worktrees/<name> for linked work trees
+	commonDir string     // where refs, objects and packed-refs live
+	fsync     bool       // sync refs and work-tree files before renaming them
 	mu        sync.Mutex // serialises go-git object reads of tree views and history walks (objects.go)
 
 	cfgOnce sync.Once // the merged git config, for Identity

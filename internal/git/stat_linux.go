@@ -22,15 +22,3 @@ func statOf(fi fs.FileInfo, mode uint32, h plumbing.Hash) stat {
 	}
 	return s
 }
-
-// fileIDOf identifies one version of a file: git replaces the index by
-// rename, never in place, so an index with the same device, inode, size
-// and change times is the one read before.
-func fileIDOf(fi fs.FileInfo) fileID {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{}
-	}
-	return fileID{dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
-		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
-}

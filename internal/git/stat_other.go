@@ -18,6 +18,3 @@ func statOf(fi fs.FileInfo, mode uint32, h plumbing.Hash) stat {
 		mode: mode, size: uint32(fi.Size()), hash: h,
 	}
 }
-
-// fileIDOf is unknown here: the index is read again every time.
-func fileIDOf(fs.FileInfo) fileID { return fileID{} }

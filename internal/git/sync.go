@@ -1,7 +1,6 @@
 package git
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,33 +88,23 @@ func (r *Repo) treeChanges(from, to plumbing.Hash) (map[string][]byte, []string,
 }
 
 // removeFromWorktree deletes files and their index entries. Deletions only
-// happen when a move catches up with the remote, so this takes go-git's
-// simple full index rewrite.
+// happen when a move catches up with the remote.
 func (r *Repo) removeFromWorktree(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
-		idx := &index.Index{}
-		if err := index.NewDecoder(bytes.NewReader(cur.data)).Decode(idx); err != nil {
-			return nil, fmt.Errorf("reading index: %w", err)
-		}
+	return r.rewriteIndex(func(idx *index.Index) error {
 		for _, p := range paths {
 			if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
-				return nil, fmt.Errorf("removing %s from the index: %w", p, err)
+				return fmt.Errorf("removing %s from the index: %w", p, err)
 			}
 			full := filepath.Join(r.root, filepath.FromSlash(p))
 			step("unlink", full)
 			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("removing %s: %w", p, err)
+				return fmt.Errorf("removing %s: %w", p, err)
 			}
 		}
-		idx.Cache = nil
-		var buf bytes.Buffer
-		if err := index.NewEncoder(&buf).Encode(idx); err != nil {
-			return nil, fmt.Errorf("writing index: %w", err)
-		}
-		return [][]byte{buf.Bytes()}, nil
+		return nil
 	})
 }
 

@@ -23,17 +23,9 @@ func (r *Repo) DirtyPaths(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	cur, err := r.readIndex()
+	idx, err := r.readIndex()
 	if err != nil {
 		return nil, err
-	}
-	data := cur.data
-	ix, err := cur.parsed()
-	if err == nil {
-		_, err = ix.keptExtensions() // refuses split and sparse indexes
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading index: %w", err)
 	}
 	var dirty []string
 	for _, p := range paths {
@@ -51,8 +43,8 @@ func (r *Repo) DirtyPaths(paths []string) ([]string, error) {
 			}
 		}
 		var staged []indexEntry
-		for _, e := range ix.find(p) {
-			staged = append(staged, indexEntry{hash: e.hash(data), mode: e.mode(data), stage: e.stage(data)})
+		for _, e := range stagedEntries(idx, p) {
+			staged = append(staged, indexEntry{hash: e.Hash, mode: e.Mode, stage: int(e.Stage)})
 		}
 		d, err := r.isDirty(p, head, staged)
 		if err != nil {

@@ -2,7 +2,6 @@ package git
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,20 +33,18 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	return r.rewriteIndex(func(cur *indexFile) ([][]byte, error) {
+	return r.rewriteIndex(func(idx *index.Index) error {
 		// Refuse conflicted paths before touching the work tree.
-		if ix, err := cur.parsed(); err == nil {
-			for _, p := range paths {
-				if f := ix.find(p); len(f) > 1 || len(f) == 1 && f[0].stage(cur.data) != 0 {
-					return nil, fmt.Errorf("writing %s: path has unresolved merge conflicts", p)
-				}
+		for _, p := range paths {
+			if e := stagedEntries(idx, p); len(e) > 1 || len(e) == 1 && e[0].Stage != 0 {
+				return fmt.Errorf("writing %s: path has unresolved merge conflicts", p)
 			}
 		}
 		stats := make(map[string]stat, len(paths))
 		for _, p := range paths {
 			fi, err := r.writeWorktreeFile(p, files[p])
 			if err != nil {
-				return nil, err
+				return err
 			}
 			mode := filemode.Regular
 			if fi.Mode()&0o111 != 0 {
@@ -55,15 +52,16 @@ func (r *Repo) writeWorktree(files map[string][]byte) error {
 			}
 			stats[p] = statOf(fi, uint32(mode), plumbing.ComputeHash(plumbing.BlobObject, files[p]))
 		}
-		return updateIndex(cur, stats)
+		return updateIndex(idx, stats)
 	})
 }
 
-// rewriteIndex holds index.lock while update turns the current index into
-// the new one (pieces written in order), then replaces the index by
-// rename, as git does; on any error the lock is dropped and the index
-// stays as it was.
-func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err error) {
+// rewriteIndex holds index.lock while update changes the current index,
+// then writes it to the lock and renames that over the index, as git
+// does; on any error the lock is dropped and the index stays as it was.
+// The cache tree and other optional extensions are not written (go-git's
+// encoder writes none): git rebuilds them.
+func (r *Repo) rewriteIndex(update func(idx *index.Index) error) (err error) {
 	lock, err := lockIndex(filepath.Join(r.gitDir, "index"))
 	if err != nil {
 		return err
@@ -73,61 +71,33 @@ func (r *Repo) rewriteIndex(update func(cur *indexFile) ([][]byte, error)) (err 
 			lock.abort()
 		}
 	}()
-	cur, err := r.readIndex()
+	idx, err := r.readIndex()
 	if err != nil {
 		return err
 	}
-	out, err := update(cur)
-	if err != nil {
+	if err := update(idx); err != nil {
 		return err
 	}
 	step("write", lock.path)
 	w := bufio.NewWriterSize(lock.f, 64<<10)
-	for _, b := range out {
-		if _, err := w.Write(b); err != nil {
-			return fmt.Errorf("writing index: %w", err)
-		}
+	if err := index.NewEncoder(w).Encode(idx); err != nil {
+		return fmt.Errorf("writing index: %w", err)
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing index: %w", err)
 	}
-	r.forgetIndex()
 	return lock.commit()
 }
 
-// updateIndex patches the raw index, falling back to go-git's slower full
-// decode and encode for what the patcher does not do (adding entries to a
-// version 4 index).
-func updateIndex(cur *indexFile, stats map[string]stat) ([][]byte, error) {
-	ix, err := cur.parsed()
-	if err == nil {
-		var out [][]byte
-		if out, err = ix.update(stats); err == nil {
-			return out, nil
-		}
-	}
-	if !errors.Is(err, errIndexFormat) {
-		return nil, err
-	}
-	out, err := updateIndexSlow(cur.data, stats)
-	return [][]byte{out}, err
-}
-
-func updateIndexSlow(data []byte, stats map[string]stat) ([]byte, error) {
-	idx := &index.Index{}
-	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
-		return nil, fmt.Errorf("reading index: %w", err)
-	}
+// updateIndex sets each path of stats to stage 0 with the given stat
+// data and hash, adding entries that do not exist.
+func updateIndex(idx *index.Index, stats map[string]stat) error {
 	for p, s := range stats {
 		if err := setIndexEntry(idx, p, s); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	var buf bytes.Buffer
-	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
-		return nil, fmt.Errorf("writing index: %w", err)
-	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 func (r *Repo) writeWorktreeFile(p string, content []byte) (fs.FileInfo, error) {
