@@ -26,47 +26,9 @@ type Repeat struct {
 // order of the document. Merge keys ("<<") are left to the YAML decoder,
 // and aliases are not followed: their anchor is resolved where it stands.
 func keepLast(n *yaml.Node) []Repeat {
-	if !repeats(n) {
-		return nil // nearly every document: one walk, nothing allocated
-	}
 	var out []Repeat
 	keepLastAt(n, "", &out)
 	return out
-}
-
-// repeats reports whether any mapping of n gives a key twice.
-func repeats(n *yaml.Node) bool {
-	if n.Kind == yaml.MappingNode {
-		pairs := len(n.Content) / 2
-		var seen map[string]bool
-		if pairs > 16 {
-			seen = make(map[string]bool, pairs) // pairwise would be quadratic
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if !repeatable(k) {
-				continue
-			}
-			if seen != nil {
-				if seen[k.Value] {
-					return true
-				}
-				seen[k.Value] = true
-				continue
-			}
-			for j := 0; j < i; j += 2 {
-				if repeatable(n.Content[j]) && n.Content[j].Value == k.Value {
-					return true
-				}
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if repeats(c) {
-			return true
-		}
-	}
-	return false
 }
 
 func keepLastAt(n *yaml.Node, path string, out *[]Repeat) {
