@@ -6,7 +6,7 @@ import (
 	_ "embed"
 	"encoding/gob"
 	"fmt"
-	
+
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -15,7 +15,7 @@ import (
 // The built-in schemas are client-go's and apiextensions-apiserver's,
 // kept beside this file in gob rather than parsed from the YAML those
 // modules embed: the YAML took 150 ms of CPU in every run that checks an
-// object, half of a one-app change at 12 nodes; the JSON decodes in under
+// object, half of a one-app change at 12 nodes; the gob decodes in under
 // 10 ms (docs/benchmarks.md). Field defaults are left out: strict field
 // validation does not read them. TestBuiltinSchemaIsClientGos holds the
 // file equal to the modules' schemas; after an upgrade it fails until
@@ -54,23 +54,5 @@ func newConverters() converters {
 	return converters{
 		core:   managedfields.NewSchemeTypeConverter(builtins(), &typed.Parser{Schema: smd.Schema{Types: f.Core}}),
 		apiext: managedfields.NewSchemeTypeConverter(builtins(), &typed.Parser{Schema: smd.Schema{Types: f.APIExt}}),
-	}
-}
-
-// withoutDefaults clears every field's default, which gob cannot carry
-// as YAML decoded them (interface values).
-func withoutDefaults(s *smd.Schema) {
-	for i := range s.Types {
-		clearDefaults(s.Types[i].Atom)
-	}
-}
-
-func clearDefaults(a smd.Atom) {
-	if a.Map == nil {
-		return
-	}
-	for j := range a.Map.Fields {
-		a.Map.Fields[j].Default = nil
-		clearDefaults(a.Map.Fields[j].Type.Inlined)
 	}
 }

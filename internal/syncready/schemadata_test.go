@@ -68,3 +68,21 @@ func TestBuiltinSchemaIsClientGos(t *testing.T) {
 		t.Fatalf("%s changed after the test binary embedded it: run the test again", path)
 	}
 }
+
+// withoutDefaults clears every field's default, which gob cannot carry
+// as YAML decoded them (interface values).
+func withoutDefaults(s *smd.Schema) {
+	for i := range s.Types {
+		clearDefaults(s.Types[i].Atom)
+	}
+}
+
+func clearDefaults(a smd.Atom) {
+	if a.Map == nil {
+		return
+	}
+	for j := range a.Map.Fields {
+		a.Map.Fields[j].Default = nil
+		clearDefaults(a.Map.Fields[j].Type.Inlined)
+	}
+}
