@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gitops-promote/gitops-promote/internal/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -39,8 +41,8 @@ func (d corpusDoc) name() string {
 func (d corpusDoc) id() string { return d.str("apiVersion") + " " + d.str("kind") + " " + d.name() }
 
 // readCorpus splits a corpus file into documents and decodes each as
-// Argo CD does: a repeated key keeps its last value (DuplicateIssues
-// names it).
+// manifestdiff does (internal/diff, as Argo CD): a repeated key keeps its
+// last value, and is named as the checks name it (RepeatIssue).
 func readCorpus(t testing.TB, file string) []corpusDoc {
 	t.Helper()
 	data, err := os.ReadFile(file)
@@ -59,34 +61,17 @@ func readCorpus(t testing.TB, file string) []corpusDoc {
 		if len(n.Content) == 1 {
 			start += n.Content[0].Line - 1 // the object, past the comments
 		}
-		d := corpusDoc{Text: text, Line: start, Dups: DuplicateIssues(&n)}
-		keepLast(&n)
-		if err := n.Decode(&d.Body); err != nil {
-			t.Fatalf("%s:%d: %v", file, start, err)
+		rs, err := diff.Parse([]byte(text), "")
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s:%d: %d objects, %v", file, start, len(rs), err)
+		}
+		d := corpusDoc{Text: text, Line: start, Body: rs[0].Object}
+		for _, r := range rs[0].Repeats {
+			d.Dups = append(d.Dups, RepeatIssue(r.Path, "", r.Count))
 		}
 		out = append(out, d)
 	}
 	return out
-}
-
-// keepLast drops every pair of a mapping whose key comes again later.
-func keepLast(n *yaml.Node) {
-	if n.Kind == yaml.MappingNode {
-		last := map[string]int{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			last[n.Content[i].Value] = i
-		}
-		var kept []*yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if last[n.Content[i].Value] == i {
-				kept = append(kept, n.Content[i], n.Content[i+1])
-			}
-		}
-		n.Content = kept
-	}
-	for _, c := range n.Content {
-		keepLast(c)
-	}
 }
 
 // corpusCRDs reads the corpus's CRDs, each named by file:line.

@@ -3,10 +3,11 @@ package syncready
 import (
 	"slices"
 
-	"github.com/gitops-promote/gitops-promote/internal/config"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
 // TestAPILifecycle reads k8s.io/api's generated lifecycle data: the

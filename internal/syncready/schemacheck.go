@@ -14,8 +14,8 @@ import (
 // every app of the env is rendered.
 type Schema struct {
 	Builtin bool
-	// Issues are the built-in schema's findings, and any repeated key of
-	// the document as written (see DuplicateIssues).
+	// Issues are the built-in schema's findings, and any key the
+	// document repeated (see RepeatIssue).
 	Issues []FieldIssue
 	Body   map[string]any
 	// CRD is the definition the object is, if it is one.

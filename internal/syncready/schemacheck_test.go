@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 func widgetCRD(served bool) map[string]any {
@@ -117,23 +115,5 @@ func TestSchemaMessagesHoldNoValues(t *testing.T) {
 	}
 	if n != 4 {
 		t.Errorf("%d schema findings, want 4 (label, data.password, stringData, hunter3): %v", n, fs)
-	}
-}
-
-// TestDuplicateIssues names every repeated key by its path, list items
-// by index, with both lines.
-func TestDuplicateIssues(t *testing.T) {
-	doc := "a: 1\nb:\n  - {x: 1, x: 2}\n  - y: 1\n    z: {q: 1}\n    y: 2\na: 3\n"
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, is := range DuplicateIssues(&n) {
-		got = append(got, is.describe())
-	}
-	want := []string{"field b[0].x is given more than once (lines 3 and 3)", "field b[1].y is given more than once (lines 4 and 6)", "field a is given more than once (lines 1 and 7)"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
