@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
@@ -120,7 +118,7 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 	var err error
 	if o.previewOnly() {
 		if res, err = a.PlanOnly(ctx, build); err == nil {
-			if err = refuseDirty(a, res.Plan.Files()); err != nil {
+			if err = a.RefuseDirty(res.Plan.Files()); err != nil {
 				res = nil // refused, as apply would be: no plan to show
 			}
 		}
@@ -139,29 +137,6 @@ func runCommit(ctx context.Context, cfg *config.Config, repo *git.Repo, o *optio
 		return errChanges
 	}
 	return err
-}
-
-// refuseDirty makes plan refuse what apply refuses: files the plan edits
-// that have uncommitted changes. Like apply it warns about a dirty source
-// versions file, whose uncommitted values are not what gets promoted; one
-// read of the index serves both.
-func refuseDirty(a *promote.Apply, touched []string) error {
-	dirty, err := a.Repo.DirtyPaths(append(slices.Clone(touched), a.WarnIfDirty...))
-	if err != nil {
-		return err
-	}
-	var refused []string
-	for _, d := range dirty {
-		if slices.Contains(touched, d) {
-			refused = append(refused, d)
-		} else {
-			a.Log.Warn(fmt.Sprintf("%s has uncommitted changes, which are not promoted: promoting its committed values", d))
-		}
-	}
-	if len(refused) > 0 {
-		return fmt.Errorf("%s: %w", strings.Join(refused, ", "), promote.ErrDirty)
-	}
-	return nil
 }
 
 func runCheck(ctx context.Context, cfg *config.Config, repo *git.Repo, o *options, ios *ioStreams, getenv func(string) string) error {

@@ -268,13 +268,6 @@ func (c *Checker) now() time.Time {
 	return time.Now()
 }
 
-func (c *Checker) log() *slog.Logger {
-	if c.Log == nil {
-		return slog.New(slog.DiscardHandler)
-	}
-	return c.Log
-}
-
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func cmpOr(a, b string) string {

@@ -75,9 +75,6 @@ func (c *Cluster) NewSession(tracking []Tracking, namespaces []string) *Session 
 		live: map[string]*liveEntry{}, dry: map[[32]byte]*dryEntry{}}
 }
 
-// Cluster is the session's cluster.
-func (s *Session) Cluster() *Cluster { return s.c }
-
 // ListFindings are the kinds that could not be listed for prune
 // detection. Read it once every Compare has returned.
 func (s *Session) ListFindings() []Finding { return s.listFindings }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -179,10 +178,8 @@ func (a *Apply) Run(ctx context.Context, build BuildFunc) (*Result, error) {
 	if err := a.checkCharts(ctx, p.Charts); err != nil {
 		return nil, err
 	}
-	if dirty, err := a.dirty(p.Files()); err != nil {
+	if err := a.RefuseDirty(p.Files()); err != nil {
 		return nil, err
-	} else if len(dirty) > 0 {
-		return nil, fmt.Errorf("%s: %w", strings.Join(dirty, ", "), ErrDirty)
 	}
 	base := plumbing.NewHash(res.Base)
 	var tip plumbing.Hash

@@ -58,11 +58,6 @@ var Rules = []struct{ ID, Severity string }{
 	{RuleSchemaUnknownKind, SeverityInfo},
 }
 
-// KnownRule reports whether id is one of Rules.
-func KnownRule(id string) bool {
-	return slices.ContainsFunc(Rules, func(r struct{ ID, Severity string }) bool { return r.ID == id })
-}
-
 // Finding is one thing Argo CD would refuse or break at sync. An app-level
 // finding (its project, sources, destination) names no object.
 type Finding struct {
