@@ -47,3 +47,17 @@ func FuzzCheckPinned(f *testing.F) {
 		_ = CheckUpgrade("c", value, key)
 	})
 }
+
+// Lookup returns the scalar at keyPath in data's first document: the
+// fuzz test's oracle for the fields Parse finds.
+func Lookup(data []byte, keyPath []string) (string, bool) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return "", false
+	}
+	n := lookup(doc.Content[0], keyPath)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return n.Value, true
+}

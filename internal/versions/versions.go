@@ -97,19 +97,6 @@ func Read(path string, data []byte, comps []config.Component) (*File, error) {
 	return f, nil
 }
 
-// Lookup returns the scalar at keyPath in data's first document.
-func Lookup(data []byte, keyPath []string) (string, bool) {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return "", false
-	}
-	n := lookup(doc.Content[0], keyPath)
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return "", false
-	}
-	return n.Value, true
-}
-
 func lookup(n *yaml.Node, path []string) *yaml.Node {
 	for _, seg := range path {
 		n = resolveAlias(n)
