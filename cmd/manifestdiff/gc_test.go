@@ -6,6 +6,33 @@ import (
 	"testing"
 )
 
+// The renders run at twice Go's default heap growth unless GOGC says
+// otherwise.
+func TestRenderingGC(t *testing.T) {
+	was := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(was) })
+	tests := []struct {
+		gogc      string
+		rendering int
+	}{
+		{"", 200},
+		{"50", 100}, // the user's GOGC (the runtime read it at start) stands
+	}
+	for _, tt := range tests {
+		getenv := func(k string) string {
+			if k == "GOGC" {
+				return tt.gogc
+			}
+			return ""
+		}
+		debug.SetGCPercent(100)
+		renderingGC(getenv)()
+		if got := debug.SetGCPercent(100); got != tt.rendering {
+			t.Errorf("GOGC=%q: the renders run at %d, want %d", tt.gogc, got, tt.rendering)
+		}
+	}
+}
+
 // The soft limit is set unless GOMEMLIMIT is; the heap growth of
 // discovery is left alone.
 func TestTuneGC(t *testing.T) {

@@ -82,7 +82,7 @@ func run(ctx context.Context, o *options, ios *ioStreams, getenv func(string) st
 		return err
 	}
 	d := &manifestdiff.Diff{Config: cfg, Base: base, Head: head, Envs: envs, Charts: client, Repos: repos, Log: log,
-		Clean: ios.Secrets.Text, Mask: ios.Secrets.Content, Shard: shard, CheckAll: o.all}
+		Clean: ios.Secrets.Text, Mask: ios.Secrets.Content, Shard: shard, Rendering: renderingGC(getenv), CheckAll: o.all}
 	if o.live {
 		d.Live = &manifestdiff.Live{Kube: kube.Options{Kubeconfig: o.kubeconfig, Context: o.kubeContext,
 			Remember: ios.Secrets.AddCredential}}

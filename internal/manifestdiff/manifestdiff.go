@@ -54,6 +54,11 @@ type Diff struct {
 	Repos    RepoFetcher
 	Parallel int                   // renders at once; 0 = GOMAXPROCS
 	Progress func(done, total int) // called after each app rendered, if set
+	// Rendering, if set, is called once every app is discovered and
+	// planned, before the first render: discovery's heap grows with the
+	// repository and rendering's with the change, and the command tunes
+	// the collector for each (see cmd/manifestdiff).
+	Rendering func()
 	// AppTimeout bounds one app's renders together; 0 is
 	// DefaultAppTimeout. An app past it is left behind as failed.
 	AppTimeout time.Duration
@@ -161,6 +166,9 @@ func (d *Diff) Run(ctx context.Context) (report.Report, error) {
 		return rep, err
 	}
 	pairs := pending(entries)
+	if d.Rendering != nil {
+		d.Rendering()
+	}
 	unfinished, timedOut := d.render(ctx, pairs)
 	failed := len(timedOut)
 	for _, p := range pairs {

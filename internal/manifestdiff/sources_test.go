@@ -149,7 +149,8 @@ spec:
 	}
 }
 
-// Progress counts every app rendered once, up to the total.
+// Progress counts every app rendered once, up to the total, after
+// Rendering said once that the renders begin.
 func TestProgress(t *testing.T) {
 	base := exampleFleet(t)
 	head := derive(t, base).edit("envs/qa/common.yaml", "queue: ledger-qa", "queue: ledger-qa-2")
@@ -159,14 +160,22 @@ func TestProgress(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var calls [][2]int
+	rendering := 0
 	d := &Diff{Config: cfg, Charts: newFetcher(), Base: Side{Name: "b", FS: base}, Head: Side{Name: "h", FS: head.m},
 		Progress: func(done, total int) {
 			mu.Lock()
+			if rendering != 1 {
+				t.Errorf("app %d rendered with Rendering called %d times before", done, rendering)
+			}
 			calls = append(calls, [2]int{done, total})
 			mu.Unlock()
-		}}
+		},
+		Rendering: func() { rendering++ }}
 	if _, err := d.Run(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if rendering != 1 {
+		t.Errorf("Rendering called %d times, want once", rendering)
 	}
 	// Six qa node apps read common.yaml.
 	var want [][2]int
