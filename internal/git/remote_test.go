@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-promote/gitops-promote/internal/scrub"
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/transport"
@@ -197,4 +198,13 @@ func TestAuthFor(t *testing.T) {
 			t.Errorf("AuthFor(%q) (-want +got):\n%s", tt.url, diff)
 		}
 	}
+}
+
+// scrubSecrets is scrubText for a plain list of secrets (passwords, tokens).
+func scrubSecrets(msg string, secrets []string) string {
+	var s scrub.Set
+	for _, v := range secrets {
+		s.AddCredential("", v)
+	}
+	return s.Text(msg)
 }

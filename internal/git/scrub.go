@@ -86,12 +86,3 @@ func oneLine(s string) string {
 // scrubText hides, in a message, the userinfo of any URL and every given
 // secret in every encoding scrub knows.
 func scrubText(msg string, secrets *scrub.Set) string { return secrets.Text(msg) }
-
-// scrubSecrets is scrubText for a plain list of secrets (passwords, tokens).
-func scrubSecrets(msg string, secrets []string) string {
-	var s scrub.Set
-	for _, v := range secrets {
-		s.AddCredential("", v)
-	}
-	return s.Text(msg)
-}

@@ -320,7 +320,7 @@ func TestLive(t *testing.T) {
 			t.Error("qa must still be compared")
 		}
 		var md strings.Builder
-		if err := report.Markdown(&md, rep); err != nil {
+		if err := report.MarkdownWith(&md, rep, report.MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(md.String(), ":warning: **live diff of preprod failed") {

@@ -11,14 +11,14 @@ import (
 
 // A panic anywhere in one app's work on the pool (argo resolving a source
 // or reading its inputs, diff parsing and comparing what was rendered,
-// the live comparison, our own code; render.Render recovers its engines'
-// itself) becomes that app's error, naming env, app, what was being done,
-// the panic and where it happened: one app never stops the run or hides
-// the others. A panic while discovering an env's apps fails the run with
-// that context, as discovery errors do.
+// the live comparison, our own code; render.RenderUntracked recovers its
+// engines' itself) becomes that app's error, naming env, app, what was
+// being done, the panic and where it happened: one app never stops the
+// run or hides the others. A panic while discovering an env's apps fails
+// the run with that context, as discovery errors do.
 
-// The steps of the work outside render.Render, as variables so that a
-// test can make them panic for one env or app.
+// The steps of the work outside render.RenderUntracked, as variables so
+// that a test can make them panic for one env or app.
 var (
 	discoverApps   = argo.DiscoverWith
 	inputsKey      = argo.App.InputsKey
@@ -67,7 +67,7 @@ func (d *Diff) finishSafe(p *pair) {
 }
 
 // renderSide renders one side of p into its slots; a panic outside
-// render.Render is that side's error, reported like a failed render.
+// render.RenderUntracked is that side's error, reported like a failed render.
 func (d *Diff) renderSide(ctx context.Context, p *pair, side int) (once bool) {
 	defer func() {
 		if r := recover(); r != nil {

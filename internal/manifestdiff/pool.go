@@ -209,7 +209,7 @@ func cost(p *pair) int {
 // renderPair renders the sides the plan asked for, in order. The second
 // render of head, which tells generated values from changes, is skipped
 // when every source of head is proven to render the same bytes again
-// (render.RenderChecked): it would find nothing, and diff.Resources
+// (render.RenderUntracked): it would find nothing, and diff.Resources
 // labels nothing generated without it either.
 func (d *Diff) renderPair(ctx context.Context, p *pair) {
 	once := false

@@ -15,7 +15,7 @@ import (
 // the manifests: argo resolves each source, render renders it. Sources
 // that cannot be rendered offline are named in the note; a failed render
 // names env, app and source. once reports that every source rendered is
-// proven to render the same bytes again (render.RenderChecked).
+// proven to render the same bytes again (render.RenderUntracked).
 //
 // The manifests come without Argo CD's tracking metadata when track is
 // not nil: render.ParseTracked adds it while parsing them, which saves
@@ -93,7 +93,7 @@ type part struct {
 // joinParts concatenates the sources' manifests. Every source of an app
 // has the same tracking (the app's name and namespace, the config's
 // method), returned for render.ParseTracked to add; should they differ,
-// each part is tracked as render.Render would have, and nil returned.
+// each part is tracked as render.Track tracks it, and nil returned.
 func joinParts(parts []part) ([]byte, *render.Tracking, error) {
 	same := true
 	for _, p := range parts[min(1, len(parts)):] {

@@ -11,19 +11,12 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/config"
 )
 
-// Check applies every ordering rule to inv. The env-parity rule compares
-// the environments inv holds, so build the inventory of all environments
-// even when only one is being promoted, then keep that env's findings
-// (ForEnv). Findings come sorted by env (in inventory order), file, line,
-// rule, app and message.
-func Check(inv *Inventory, ocfg Config) []Finding {
-	return checkFor(inv, ocfg, nil)
-}
-
-// checkFor is Check applying the rules that look at one env at a time only
-// to envs (every env when none are given): the parity rule still compares
-// them all. promote apply wants one env's findings, and the checks are the
-// last thing it waits for before the commit.
+// checkFor applies every ordering rule to inv, those that look at one env
+// at a time only to envs (every env when none are given): the parity rule
+// still compares them all. promote apply wants one env's findings, and
+// the checks are the last thing it waits for before the commit. Findings
+// come sorted by env (in inventory order), file, line, rule, app and
+// message.
 func checkFor(inv *Inventory, ocfg Config, envs []string) []Finding {
 	var out []Finding
 	for i := range inv.Envs {
@@ -43,23 +36,18 @@ func checkFor(inv *Inventory, ocfg Config, envs []string) []Finding {
 	return out
 }
 
-// CheckRepo is what `promote check` and `promote apply` need in one call:
-// it validates ocfg against the configured environments, builds every
-// environment (env-parity compares them all) and returns the findings of
-// envs, or of every environment when none are given.
-func CheckRepo(fsys fs.FS, cfg *config.Config, ocfg Config, envs ...string) ([]Finding, error) {
-	return CheckRepoWith(fsys, cfg, ocfg, nil, envs...)
-}
-
 // Manifests supplies an env's manifests as argo.ReadManifests returns
 // them; ok is false when the caller has none and the check must read the
 // env itself. It may block until they are ready.
 type Manifests func(env string) (ms []argo.Manifest, ok bool)
 
-// CheckRepoWith is CheckRepo taking the manifests of the envs checked in
-// full from pre when it has them: promote apply parses its target env's
-// manifests for the plan, with the same parser, and the checks then do
-// not parse them a second time.
+// CheckRepoWith is what `promote check` and `promote apply` need in one
+// call: it validates ocfg against the configured environments, builds
+// every environment (env-parity compares them all) and returns the
+// findings of envs, or of every environment when none are given. It takes
+// the manifests of the envs checked in full from pre when it has them:
+// promote apply parses its target env's manifests for the plan, with the
+// same parser, and the checks then do not parse them a second time.
 func CheckRepoWith(fsys fs.FS, cfg *config.Config, ocfg Config, pre Manifests, envs ...string) ([]Finding, error) {
 	if err := ocfg.Validate(cfg.Environments); err != nil {
 		return nil, err
@@ -84,17 +72,6 @@ func CheckRepoWith(fsys fs.FS, cfg *config.Config, ocfg Config, pre Manifests, e
 		}
 	}
 	return out, nil
-}
-
-// ForEnv keeps the findings of env.
-func ForEnv(findings []Finding, env string) []Finding {
-	var out []Finding
-	for _, f := range findings {
-		if f.Env == env {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // waveFindings reports sync-waves Argo CD would silently read as 0. A

@@ -9,9 +9,6 @@ import (
 // Config is the `ordering:` section of .promote.yaml; see ordercfg.
 type Config = ordercfg.Config
 
-// ParseConfig decodes the body of the ordering section strictly.
-func ParseConfig(data []byte) (Config, error) { return ordercfg.Parse(data) }
-
 // Annotation keys read by this package.
 const (
 	SyncWaveAnnotation  = "argocd.argoproj.io/sync-wave"

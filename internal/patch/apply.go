@@ -19,26 +19,6 @@ type Change struct {
 	Tag string
 }
 
-// Apply splices each change at its target's position and returns the new
-// bytes; data is not modified. Targets are looked up again in data by
-// document, line and column, and must still hold the value they were found
-// with. Apply refuses (ErrUnsupported) to edit block scalars, multi-line
-// scalars and templated values, and verifies by re-parsing both old and new
-// bytes that the only semantic difference is each target now reading as New
-// (anything else, e.g. an anchored value whose aliases would change too, is
-// ErrVerify). Changes whose New equals the current value are no-ops; two
-// changes at the same position are an error.
-func Apply(data []byte, changes []Change) ([]byte, error) {
-	if len(changes) == 0 {
-		return bytes.Clone(data), nil
-	}
-	f, err := Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return f.Apply(changes)
-}
-
 func apply(data []byte, t *tree, changes []Change) ([]byte, error) {
 	wanted := make(map[pos]*yaml.Node, len(changes))
 	for _, c := range changes {

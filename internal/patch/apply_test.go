@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gitops-promote/gitops-promote/internal/patch"
-	"github.com/gitops-promote/gitops-promote/internal/patch/yqselect"
 )
 
 // applyOne finds path in in and sets it to newValue.
@@ -86,7 +85,7 @@ func TestApplyQuoting(t *testing.T) {
 
 func applySelect(t *testing.T, in, expr, newValue string) string {
 	t.Helper()
-	tgs, err := yqselect.Select([]byte(in), expr)
+	tgs, err := yqSelect([]byte(in), expr)
 	if err != nil || len(tgs) != 1 {
 		t.Fatalf("Select(%s) = %v, %v", expr, tgs, err)
 	}
@@ -119,7 +118,7 @@ func TestApplyRefuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tgs, err := yqselect.Select([]byte(tc.in), tc.expr)
+			tgs, err := yqSelect([]byte(tc.in), tc.expr)
 			if err != nil || len(tgs) != 1 {
 				t.Fatalf("Select(%s) = %v, %v", tc.expr, tgs, err)
 			}

@@ -2,7 +2,6 @@ package patch
 
 import (
 	"bytes"
-	"fmt"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -29,7 +28,12 @@ func Parse(data []byte) (*File, error) {
 // Bytes returns the file's content.
 func (f *File) Bytes() []byte { return f.data }
 
-// Find is the package-level Find on the parsed file.
+// Find locates the scalar at keyPath (mapping keys) in the first document
+// that has it. Aliases met on the way are followed (the target is then the
+// anchored node, which Apply refuses to edit while aliases use it); an
+// alias at the end of the path is returned as the target itself, so Apply
+// replaces the alias rather than the value it points to. Keys that exist
+// only through `<<` merge keys are not found.
 func (f *File) Find(keyPath []string) (Target, error) {
 	if len(keyPath) == 0 {
 		return Target{}, errEmptyPath
@@ -37,7 +41,8 @@ func (f *File) Find(keyPath []string) (Target, error) {
 	return findIn(f.t, keyPath)
 }
 
-// FindAll is the package-level FindAll on the parsed file.
+// FindAll is Find for several key paths: a
+// promotion sets every field of every component in the versions file.
 func (f *File) FindAll(keyPaths [][]string) ([]Target, error) {
 	out := make([]Target, 0, len(keyPaths))
 	for _, kp := range keyPaths {
@@ -50,11 +55,13 @@ func (f *File) FindAll(keyPaths [][]string) ([]Target, error) {
 	return out, nil
 }
 
-// HelmSources is the package-level HelmSources on the parsed file.
+// HelmSources lists every Helm source of every document, wherever it is:
+// spec.source, spec.sources[], spec.template.spec.source and
+// spec.template.spec.sources[]. Documents that are not mappings or have no
+// such sources are skipped; a file that does not parse is an error, and so
+// is a chart, repoURL or targetRevision that is not a scalar, because a
+// caller could not tell it apart from a missing key.
 func (f *File) HelmSources() ([]HelmSource, error) { return f.t.helmSources() }
-
-// Docs is the number of documents in the file, as Target.Doc counts them.
-func (f *File) Docs() int { return len(f.t.docs) }
 
 // Roots returns the root node of each document as a yaml.v3 Decoder
 // yields them (none for a file of comments only), for other readers of
@@ -70,26 +77,15 @@ func (f *File) Roots() []*yaml.Node {
 	return out
 }
 
-// At returns the scalar value at a position the parser reports (document,
-// line and character column, as in Target), for selectors that find
-// nodes by other means (internal/patch/yqselect). Mapping keys are never
-// targets; a position holding a mapping or sequence is ErrNotScalar.
-func (f *File) At(doc, line, col int) (Target, error) {
-	p := pos{doc, line, col}
-	nodes := map[pos]*yaml.Node{p: nil}
-	locateNodes(f.t.docs, nodes)
-	n := nodes[p]
-	if n == nil {
-		return Target{}, fmt.Errorf("no value at document %d line %d column %d: %w", doc, line, col, ErrNotFound)
-	}
-	if r := resolve(n); r == nil || r.Kind != yaml.ScalarNode {
-		return Target{}, fmt.Errorf("%s line %d: %w", f.t.pathOf(n), line, ErrNotScalar)
-	}
-	return f.t.newTarget(n, doc), nil
-}
-
-// Apply is the package-level Apply on the parsed file; the verification
-// re-parses only the edited bytes.
+// Apply splices each change at its target's position and returns the new
+// bytes; the file is not modified. Targets are looked up again in data by
+// document, line and column, and must still hold the value they were found
+// with. Apply refuses (ErrUnsupported) to edit block scalars, multi-line
+// scalars and templated values, and verifies by re-parsing both old and new
+// bytes that the only semantic difference is each target now reading as New
+// (anything else, e.g. an anchored value whose aliases would change too, is
+// ErrVerify). Changes whose New equals the current value are no-ops; two
+// changes at the same position are an error.
 func (f *File) Apply(changes []Change) ([]byte, error) {
 	if len(changes) == 0 {
 		return bytes.Clone(f.data), nil

@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gitops-promote/gitops-promote/internal/patch"
-	"github.com/gitops-promote/gitops-promote/internal/patch/yqselect"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden .out.yaml files")
@@ -147,7 +146,7 @@ func goldenTarget(t *testing.T, in []byte, e goldenEdit) patch.Target {
 		}
 		return tg
 	case e.expr != "":
-		tgs, err := yqselect.Select(in, e.expr)
+		tgs, err := yqSelect(in, e.expr)
 		if err != nil || len(tgs) != 1 {
 			t.Fatalf("Select(%s) = %v, %v; want one target", e.expr, tgs, err)
 		}

@@ -24,20 +24,6 @@ type HelmSource struct {
 // the Application template of an ApplicationSet.
 var sourceParents = [][]string{{"spec"}, {"spec", "template", "spec"}}
 
-// HelmSources lists every Helm source of every document, wherever it is:
-// spec.source, spec.sources[], spec.template.spec.source and
-// spec.template.spec.sources[]. Documents that are not mappings or have no
-// such sources are skipped; a file that does not parse is an error, and so
-// is a chart, repoURL or targetRevision that is not a scalar, because a
-// caller could not tell it apart from a missing key.
-func HelmSources(data []byte) ([]HelmSource, error) {
-	f, err := Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return f.HelmSources()
-}
-
 func (t *tree) helmSources() ([]HelmSource, error) {
 	var out []HelmSource
 	for i, doc := range t.docs {

@@ -14,10 +14,9 @@
 // use too: a promotion parses the target env's manifests once, here, and
 // hands the trees on (File.Roots). yqlib, which the package used before,
 // runs yaml/v4; the two read every ordinary file alike, and split a few
-// odd inputs differently (internal/patch/yqselect's tests compare them).
-// User-supplied yq expressions go through internal/patch/yqselect, the
-// only package linking yqlib, which selects with yqlib and hands positions
-// back to File.At; promote links neither.
+// odd inputs differently (TestPositionsMatchYqlib compares them). The
+// tests state some targets as yq expressions, evaluated by yqlib; the
+// product links neither yqlib nor yaml/v4.
 //
 // Everything here is pure: bytes in, bytes out, no file system, no output.
 package patch
@@ -59,34 +58,6 @@ type Target struct {
 	// Templated is true when Value contains "{{" (an Argo CD or
 	// ApplicationSet template); such values must never be overwritten.
 	Templated bool
-}
-
-// Find locates the scalar at keyPath (mapping keys) in the first document
-// that has it. Aliases met on the way are followed (the target is then the
-// anchored node, which Apply refuses to edit while aliases use it); an
-// alias at the end of the path is returned as the target itself, so Apply
-// replaces the alias rather than the value it points to. Keys that exist
-// only through `<<` merge keys are not found; yq expressions
-// (internal/patch/yqselect) follow them.
-func Find(data []byte, keyPath []string) (Target, error) {
-	if len(keyPath) == 0 {
-		return Target{}, errEmptyPath
-	}
-	f, err := Parse(data)
-	if err != nil {
-		return Target{}, err
-	}
-	return f.Find(keyPath)
-}
-
-// FindAll is Find for several key paths of one file, parsed once: a
-// promotion sets every field of every component in the versions file.
-func FindAll(data []byte, keyPaths [][]string) ([]Target, error) {
-	f, err := Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return f.FindAll(keyPaths)
 }
 
 var errEmptyPath = fmt.Errorf("find: empty key path: %w", ErrNotFound)

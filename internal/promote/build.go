@@ -3,10 +3,11 @@ package promote
 import (
 	"errors"
 	"fmt"
-	"github.com/gitops-promote/gitops-promote/internal/suggest"
 	"io/fs"
 	"slices"
 	"strings"
+
+	"github.com/gitops-promote/gitops-promote/internal/suggest"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 	"github.com/gitops-promote/gitops-promote/internal/config"
@@ -36,14 +37,9 @@ type PromoteRequest struct {
 	ChartRepository func(repoURL string)
 }
 
-// BuildPromotion plans promoting every in-scope component field of From
-// into To, reading both versions files and To's manifests from fsys.
-func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, error) {
-	return BuildPromotionFrom(fsys, fsys, cfg, req)
-}
-
-// BuildPromotionFrom is BuildPromotion with From's versions file read from
-// source (the tree of the source revision) and everything else from fsys.
+// BuildPromotionFrom plans promoting every in-scope component field of
+// From into To, reading From's versions file from source (the tree of the
+// source revision) and To's versions file and manifests from fsys.
 func BuildPromotionFrom(fsys, source fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, error) {
 	if err := cfg.CheckEnv(req.From); err != nil {
 		return nil, fmt.Errorf("--from: %w", err)

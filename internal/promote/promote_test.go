@@ -2,6 +2,7 @@ package promote
 
 import (
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -137,4 +138,10 @@ func TestBackoffStaysBounded(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BuildPromotion plans promoting every in-scope component field of From
+// into To, reading both versions files and To's manifests from fsys.
+func BuildPromotion(fsys fs.FS, cfg *config.Config, req PromoteRequest) (*Plan, error) {
+	return BuildPromotionFrom(fsys, fsys, cfg, req)
 }

@@ -10,14 +10,12 @@ import (
 	"strings"
 
 	"github.com/gobwas/glob"
-
-	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
 // manifestName is Argo CD's pattern for the files of directory sources.
 var manifestName = regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`)
 
-// Directory renders a plain directory source like Argo CD: every *.yaml,
+// directory renders a plain directory source like Argo CD: every *.yaml,
 // *.yml, *.json and *.jsonnet file under dir in fsys (subdirectories only when
 // recurse), in lexical walk order, minus files whose path relative to dir
 // matches exclude or does not match include. Patterns use Argo CD's glob
@@ -31,27 +29,13 @@ var manifestName = regexp.MustCompile(`^.*\.(yaml|yml|json|jsonnet)$`)
 // manifest (apiVersion:, kind: and metadata: all appear); other parse
 // failures are errors. A JSON file must hold exactly one object. A file
 // holding the marker "+argocd:skip-file-rendering" is skipped.
-func Directory(fsys fs.FS, dir string, recurse bool, include, exclude string) ([]byte, error) {
-	return DirectoryWithJsonnet(fsys, dir, recurse, include, exclude, nil)
-}
-
-// DirectoryWithJsonnet is Directory with the source's jsonnet options:
+//
 // .jsonnet files (never .libsonnet ones, which only imports read) are
 // evaluated in walk order among the other files, as Argo CD does whether
 // or not the source has a jsonnet block; each object they produce is a
-// document.
-func DirectoryWithJsonnet(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
-	return directory(fsys, dir, recurse, include, exclude, jsonnetRun{opts: jsonnetOpts}, false)
-}
-
-// DirectoryAnyExtension is DirectoryWithJsonnet with Argo CD's
-// directory.disableExtensionFilter: every file is a candidate, selected
-// by include and exclude alone, and read as YAML unless it ends in .json
-// or .jsonnet.
-func DirectoryAnyExtension(fsys fs.FS, dir string, recurse bool, include, exclude string, jsonnetOpts *argo.JsonnetOptions) ([]byte, error) {
-	return directory(fsys, dir, recurse, include, exclude, jsonnetRun{opts: jsonnetOpts}, true)
-}
-
+// document. anyExt is Argo CD's directory.disableExtensionFilter: every
+// file is a candidate, selected by include and exclude alone, and read as
+// YAML unless it ends in .json or .jsonnet.
 func directory(fsys fs.FS, dir string, recurse bool, include, exclude string, jr jsonnetRun, anyExt bool) ([]byte, error) {
 	dir = path.Clean(dir)
 	inc, err := compileGlob(include)

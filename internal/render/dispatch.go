@@ -56,34 +56,18 @@ func For(kind string) (Renderer, bool) {
 	return r, ok
 }
 
-// Render renders req with the renderer of its kind, then marks the
-// objects with Argo CD's tracking metadata (req.Tracking); a kind without
-// a renderer is argo.ErrNotRendered.
+// RenderUntracked renders req with the renderer of its kind (a kind
+// without a renderer is argo.ErrNotRendered), and reports whether
+// rendering req again is proven to give the same bytes (see
+// ChartDeterministic): only a Helm source whose chart passes the scan is.
+// It leaves out Argo CD's tracking metadata: ParseTracked(out, ns,
+// &Tracking) adds it while parsing.
 //
 // A panic anywhere below (Helm 3 or 4, kustomize, go-jsonnet, template
 // functions, our own code) is recovered here, once for every engine, and
 // returned as this render's error wrapping ErrPanic: the other apps of a
 // run still render.
-func Render(ctx context.Context, in Input, req *argo.Request) ([]byte, error) {
-	out, _, err := RenderChecked(ctx, in, req)
-	return out, err
-}
-
-// RenderChecked is Render, and also reports whether rendering req again
-// is proven to give the same bytes (see ChartDeterministic): only a Helm
-// source whose chart passes the scan is.
-func RenderChecked(ctx context.Context, in Input, req *argo.Request) (out []byte, deterministic bool, err error) {
-	return renderOne(ctx, in, req, true)
-}
-
-// RenderUntracked is RenderChecked without Argo CD's tracking metadata:
-// ParseTracked(out, ns, &Tracking) adds it while parsing, to the same
-// resources diff.Parse finds in RenderChecked's stream.
 func RenderUntracked(ctx context.Context, in Input, req *argo.Request) (out []byte, deterministic bool, err error) {
-	return renderOne(ctx, in, req, false)
-}
-
-func renderOne(ctx context.Context, in Input, req *argo.Request, tracked bool) (out []byte, deterministic bool, err error) {
 	r, ok := For(req.Kind)
 	if !ok {
 		return nil, false, argo.NotRendered("%s source %s not rendered", req.Kind, req.Path)
@@ -111,9 +95,5 @@ func renderOne(ctx context.Context, in Input, req *argo.Request, tracked bool) (
 		return nil, false, fmt.Errorf("env %s, app %s: source %s: %w", req.Env, req.App,
 			firstNonEmpty(req.Source.Chart, req.Source.Path), tooLarge(len(out)))
 	}
-	if !tracked {
-		return out, deterministic, nil
-	}
-	out, err = track(out, req)
-	return out, deterministic && err == nil, err
+	return out, deterministic, nil
 }

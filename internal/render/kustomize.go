@@ -27,18 +27,11 @@ var ErrOffline = errors.New("cannot be rendered offline")
 // its order.
 var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
-// Kustomize runs `kustomize build dir` on the tree fsys with the kustomize
-// library Argo CD's bundled binary is built from, with kustomize's
-// defaults (load restrictor root-only, plugins and Helm charts off), as
-// the repo-server runs it for a source without a kustomize block. Every
-// base and component must be a directory of fsys: remote bases, or paths
-// kustomize would try to clone, are ErrOffline, and nothing is fetched.
-func Kustomize(fsys fs.FS, dir string) ([]byte, error) {
-	return kustomize(context.Background(), fsys, dir, buildFlags{reorder: krusty.ReorderOptionUnspecified, restrict: types.LoadRestrictionsRootOnly}, nil)
-}
-
-// kustomize runs `kustomize build dir` with the flags of
-// kustomize.buildOptions. Without --reorder, kustomize follows the
+// kustomize runs `kustomize build dir` on the tree fsys with the kustomize
+// library Argo CD's bundled binary is built from, with the flags of
+// kustomize.buildOptions. Every base and component must be a directory of
+// fsys: remote bases, or paths kustomize would try to clone, are
+// ErrOffline, and nothing is fetched. Without --reorder, kustomize follows the
 // kustomization's sortOptions if it has them, else the legacy order
 // (Namespaces first...): the library's own default, none, would keep
 // the input order.

@@ -15,7 +15,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/argo"
 )
 
-// KustomizeWithOptions builds the kustomization at dir as Argo CD's
+// KustomizeBuild builds the kustomization at dir as Argo CD's
 // repo-server does for a source with a kustomize block: on a copy of the
 // source it runs, in its order, `kustomize edit set nameprefix`,
 // `set namesuffix`, `set image`, `set replicas`, `add label`,
@@ -24,13 +24,9 @@ import (
 // The edits are reproduced in process with kustomize's own rules (read,
 // fix, change, write back), on an overlay of fsys: the tree is never
 // modified. opts must already carry Argo CD's environment substitution.
-func KustomizeWithOptions(fsys fs.FS, dir string, opts *argo.KustomizeOptions) ([]byte, error) {
-	return KustomizeBuild(context.Background(), fsys, dir, opts, "", nil)
-}
-
-// KustomizeBuild is KustomizeWithOptions with Argo CD's server-wide
-// kustomize.buildOptions (argocd-cm) added to `kustomize build`, parsed
-// and applied as kustomize does: --load-restrictor, --reorder,
+//
+// Argo CD's server-wide kustomize.buildOptions (argocd-cm) are added to
+// `kustomize build`, parsed and applied as kustomize does: --load-restrictor, --reorder,
 // --enable-managedby-label take effect; --enable-helm (or
 // --enable-alpha-plugins) lets a kustomization inflate Helm charts, with
 // the helm of h (nil: ErrNeedsHelm); an external plugin is

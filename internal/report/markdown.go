@@ -29,12 +29,9 @@ type MarkdownOptions struct {
 	ReportURL string
 }
 
-// Markdown writes the merge request note in the parts noteParts lists:
-// failures first, then what moved, the changes beyond the moves, and the
-// changes that only follow from them, folded.
-func Markdown(w io.Writer, r Report) error { return MarkdownWith(w, r, MarkdownOptions{}) }
-
-// MarkdownWith writes the note as Markdown does, with options.
+// MarkdownWith writes the merge request note in the parts noteParts
+// lists: failures first, then what moved, the changes beyond the moves,
+// and the changes that only follow from them, folded.
 func MarkdownWith(w io.Writer, r Report, opt MarkdownOptions) error {
 	n := &note{r: r, opt: opt, story: r.Story()}
 	n.shared, n.index = sharedChanges(r)

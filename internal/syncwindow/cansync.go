@@ -82,16 +82,6 @@ func globMatch(pattern, v string) bool {
 	return err == nil && g.Match(v)
 }
 
-// CanSync answers whether windows ws (those matching one app) let a sync
-// start at t. manual is a sync an operator starts (an app without
-// automated sync). It fails when a window cannot be evaluated.
-func CanSync(ws []*Window, manual bool, t time.Time) (bool, error) {
-	if err := invalid(ws); err != nil {
-		return false, err
-	}
-	return canSync(ws, manual, t), nil
-}
-
 func invalid(ws []*Window) error {
 	var errs []string
 	for _, w := range ws {

@@ -153,3 +153,13 @@ func TestReadAndCheck(t *testing.T) {
 		}
 	}
 }
+
+// CanSync answers whether windows ws (those matching one app) let a sync
+// start at t. manual is a sync an operator starts (an app without
+// automated sync). It fails when a window cannot be evaluated.
+func CanSync(ws []*Window, manual bool, t time.Time) (bool, error) {
+	if err := invalid(ws); err != nil {
+		return false, err
+	}
+	return canSync(ws, manual, t), nil
+}

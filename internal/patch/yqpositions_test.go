@@ -1,4 +1,4 @@
-package yqselect
+package patch_test
 
 import (
 	"bytes"
@@ -39,11 +39,11 @@ func TestSelect(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			targets, err := Select([]byte(in), tc.expr)
+			targets, err := yqSelect([]byte(in), tc.expr)
 			if tc.want == nil && tc.wantErr == nil {
 				// Errors without a sentinel: only that they fail.
 				if err == nil {
-					t.Fatalf("Select(%s) succeeded with %v", tc.expr, targets)
+					t.Fatalf("yqSelect(%s) succeeded with %v", tc.expr, targets)
 				}
 				return
 			}
@@ -69,7 +69,7 @@ func TestSelect(t *testing.T) {
 // same tree, an expression and an edit point at the same bytes.
 func TestPositionsMatchYqlib(t *testing.T) {
 	checked := 0
-	for _, data := range corpus(t) {
+	for _, data := range yqCorpus(t) {
 		checked += checkPositions(t, data)
 	}
 	if checked < 500 {
@@ -80,7 +80,7 @@ func TestPositionsMatchYqlib(t *testing.T) {
 // FuzzPositionsMatchYqlib is TestPositionsMatchYqlib on any input both
 // parsers read alike.
 func FuzzPositionsMatchYqlib(f *testing.F) {
-	for _, data := range corpus(f) {
+	for _, data := range yqCorpus(f) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkPositions(t, data) })
@@ -93,7 +93,7 @@ func checkPositions(t *testing.T, data []byte) int {
 		return 0
 	}
 	f, err := patch.Parse(data)
-	docs, yerr := decode(data)
+	docs, yerr := yqDecode(data)
 	if err != nil && (errors.Is(err, patch.ErrDuplicateKey) || errors.Is(err, patch.ErrUnsupported)) {
 		return 0 // refusals of patch's own, on top of the parser
 	}
@@ -108,12 +108,12 @@ func checkPositions(t *testing.T, data []byte) int {
 	}
 	checked := 0
 	for i, d := range docs {
-		walk(d, func(n *yqlib.CandidateNode) {
+		yqWalk(d, func(n *yqlib.CandidateNode) {
 			r := n
 			for j := 0; r != nil && r.Kind == yqlib.AliasNode && j < 1000; j++ {
 				r = r.Alias
 			}
-			if n.Line == 0 || keyOf(n) != nil || r == nil || r.Kind != yqlib.ScalarNode {
+			if n.Line == 0 || yqKeyOf(n) != nil || r == nil || r.Kind != yqlib.ScalarNode {
 				return
 			}
 			got, err := f.At(i, n.Line, n.Column)
@@ -130,10 +130,10 @@ func checkPositions(t *testing.T, data []byte) int {
 	return checked
 }
 
-func walk(n *yqlib.CandidateNode, fn func(*yqlib.CandidateNode)) {
+func yqWalk(n *yqlib.CandidateNode, fn func(*yqlib.CandidateNode)) {
 	fn(n)
 	for _, c := range n.Content {
-		walk(c, fn)
+		yqWalk(c, fn)
 	}
 }
 
@@ -182,10 +182,10 @@ func yqStyle(n *yqlib.CandidateNode) string {
 }
 
 // corpus is patch's golden inputs and both fuzz corpora.
-func corpus(t testing.TB) [][]byte {
+func yqCorpus(t testing.TB) [][]byte {
 	t.Helper()
 	var out [][]byte
-	golden, _ := filepath.Glob(filepath.Join("..", "testdata", "golden", "*.yaml"))
+	golden, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.yaml"))
 	for _, f := range golden {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -193,7 +193,7 @@ func corpus(t testing.TB) [][]byte {
 		}
 		out = append(out, b)
 	}
-	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "fuzz", "*", "*"))
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "fuzz", "*", "*"))
 	for _, f := range seeds {
 		b, err := os.ReadFile(f)
 		if err != nil {

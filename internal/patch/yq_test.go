@@ -1,12 +1,10 @@
-// Package yqselect selects scalars of a YAML file with a user-supplied yq
-// expression (mikefarah/yq's yqlib) and returns them as patch targets.
-//
-// It is the only place yqlib is linked: package patch finds fixed key
-// paths and Helm sources itself, and a binary that never evaluates a
-// user's expression (promote) does not pay for yqlib's package init.
-// Both parse with go.yaml.in/yaml/v4, so the positions yqlib reports are
-// the positions patch edits at.
-package yqselect
+// yqSelect selects scalars of a YAML file with a yq expression (yqlib)
+// and returns them as patch targets: the tests state targets the way
+// users write them in yq, and yqlib's positions are the ones patch must
+// edit at. The product finds fixed key paths and Helm sources itself and
+// does not link yqlib.
+
+package patch_test
 
 import (
 	"bytes"
@@ -23,14 +21,14 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/patch"
 )
 
-var setupOnce sync.Once
+var yqSetupOnce sync.Once
 
 // setup silences yqlib and keeps user expressions pure. yqlib's logger and
 // security preferences are process globals: a library that must never
 // print, and whose expressions come from repository config, cannot leave
 // them at their defaults (warnings on stderr, env and load operators on).
-func setup() {
-	setupOnce.Do(func() {
+func yqSetup() {
+	yqSetupOnce.Do(func() {
 		yqlib.GetLogger().SetLevel(slog.Level(1 << 20))
 		yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
 		yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
@@ -42,12 +40,12 @@ func setup() {
 // finds in the file (they have no position) are refused; the nulls yq
 // invents for missing paths count as nothing found. Errors wrap patch's
 // sentinels.
-func Select(data []byte, expr string) ([]patch.Target, error) {
+func yqSelect(data []byte, expr string) ([]patch.Target, error) {
 	f, err := patch.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := decode(data)
+	docs, err := yqDecode(data)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +57,7 @@ func Select(data []byte, expr string) ([]patch.Target, error) {
 	}
 	out, err := yqlib.NewAllAtOnceEvaluator().EvaluateCandidateNodes(expr, in)
 	if err != nil {
-		return nil, fmt.Errorf("select %q: %s", expr, oneLine(err))
+		return nil, fmt.Errorf("select %q: %s", expr, yqOneLine(err))
 	}
 	var targets []patch.Target
 	seen := map[*yqlib.CandidateNode]bool{}
@@ -75,10 +73,10 @@ func Select(data []byte, expr string) ([]patch.Target, error) {
 			}
 			return nil, fmt.Errorf("select %q: result is computed, not a node of the file: %w", expr, patch.ErrUnsupported)
 		}
-		if k := keyOf(n); k != nil {
+		if k := yqKeyOf(n); k != nil {
 			return nil, fmt.Errorf("select %q: selects mapping key %q at line %d: %w", expr, k.Value, k.Line, patch.ErrUnsupported)
 		}
-		doc, ok := docIndex[root(n)]
+		doc, ok := docIndex[yqRoot(n)]
 		if !ok {
 			return nil, fmt.Errorf("select %q: result is not part of the file: %w", expr, patch.ErrUnsupported)
 		}
@@ -97,13 +95,13 @@ func Select(data []byte, expr string) ([]patch.Target, error) {
 // decode parses every document with yqlib's YAML decoder. Leading-content
 // pre-processing stays off: it strips leading comments and `---` before
 // parsing, and the reported line numbers would then not match the bytes.
-func decode(data []byte) ([]*yqlib.CandidateNode, error) {
-	setup()
+func yqDecode(data []byte) ([]*yqlib.CandidateNode, error) {
+	yqSetup()
 	prefs := yqlib.NewDefaultYamlPreferences()
 	prefs.LeadingContentPreProcessing = false
 	dec := yqlib.NewYamlDecoder(prefs)
 	if err := dec.Init(bytes.NewReader(data)); err != nil {
-		return nil, fmt.Errorf("%w: %s", patch.ErrParse, oneLine(err))
+		return nil, fmt.Errorf("%w: %s", patch.ErrParse, yqOneLine(err))
 	}
 	var docs []*yqlib.CandidateNode
 	for {
@@ -112,7 +110,7 @@ func decode(data []byte) ([]*yqlib.CandidateNode, error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s", patch.ErrParse, oneLine(err))
+			return nil, fmt.Errorf("%w: %s", patch.ErrParse, yqOneLine(err))
 		}
 		docs = append(docs, n)
 	}
@@ -120,7 +118,7 @@ func decode(data []byte) ([]*yqlib.CandidateNode, error) {
 
 // keyOf returns the mapping key n is or is part of (a key can be a
 // collection), nil if none.
-func keyOf(n *yqlib.CandidateNode) *yqlib.CandidateNode {
+func yqKeyOf(n *yqlib.CandidateNode) *yqlib.CandidateNode {
 	for ; n != nil; n = n.Parent {
 		if n.IsMapKey && (n.Parent == nil || n.Parent.Kind == yqlib.MappingNode) {
 			return n
@@ -129,13 +127,13 @@ func keyOf(n *yqlib.CandidateNode) *yqlib.CandidateNode {
 	return nil
 }
 
-func root(n *yqlib.CandidateNode) *yqlib.CandidateNode {
+func yqRoot(n *yqlib.CandidateNode) *yqlib.CandidateNode {
 	for n.Parent != nil {
 		n = n.Parent
 	}
 	return n
 }
 
-func oneLine(err error) string {
+func yqOneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
