@@ -3,6 +3,11 @@ package patch
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -60,3 +65,30 @@ func (f *File) At(doc, line, col int) (Target, error) {
 
 // Docs is the number of documents in the file, as Target.Doc counts them.
 func (f *File) Docs() int { return len(f.t.docs) }
+
+// CommittedCorpus returns the YAML inputs of the committed corpus of fuzzer
+// (a glob: "*" is every fuzzer's).
+func CommittedCorpus(t testing.TB, fuzzer string) [][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", fuzzer, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	var inputs [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
+			t.Fatalf("%s: unexpected corpus format", f)
+		}
+		data, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		inputs = append(inputs, []byte(data))
+	}
+	return inputs
+}

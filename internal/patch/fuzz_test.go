@@ -5,8 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -29,7 +27,7 @@ func FuzzApply(f *testing.F) {
 // TestApplyEveryScalar runs the fuzz checks on every scalar of every
 // golden input with a few awkward values.
 func TestApplyEveryScalar(t *testing.T) {
-	inputs := corpusInputs(t)
+	inputs := CommittedCorpus(t, "FuzzApply")
 	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.in.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
@@ -48,32 +46,6 @@ func TestApplyEveryScalar(t *testing.T) {
 			}
 		}
 	}
-}
-
-// corpusInputs returns the YAML inputs of the committed FuzzApply corpus.
-func corpusInputs(t *testing.T) [][]byte {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", "FuzzApply", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
-	}
-	var inputs [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(b), "\n")
-		if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
-			t.Fatalf("%s: unexpected corpus format", f)
-		}
-		data, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		inputs = append(inputs, []byte(data))
-	}
-	return inputs
 }
 
 // checkApply sets tg to newValue and checks the result like FuzzApply.

@@ -193,22 +193,8 @@ func yqCorpus(t testing.TB) [][]byte {
 		}
 		out = append(out, b)
 	}
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "fuzz", "*", "*"))
-	for _, f := range seeds {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(b), "\n")
-		if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
-			t.Fatalf("%s: unexpected corpus format", f)
-		}
-		s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out = append(out, []byte(s))
-	}
+	seeds := patch.CommittedCorpus(t, "*")
+	out = append(out, seeds...)
 	if len(golden) == 0 || len(seeds) == 0 {
 		t.Fatal("no corpus")
 	}
