@@ -67,8 +67,8 @@ test-short:
 # ~/.cache/gitops-promote/kube/ (10-20 min cold, see README); the tests
 # generate their GitOps repo with scripts/gen_gitops_repo.py.
 test-live:
-	./scripts/kube-build.sh >/dev/null
-	KUBE_ASSETS="$$(./scripts/kube-build.sh)" \
+	ARGOCD_GO=$(ARGOCD_GO) ./scripts/kube-build.sh >/dev/null
+	KUBE_ASSETS="$$(ARGOCD_GO=$(ARGOCD_GO) ./scripts/kube-build.sh)" \
 		$(GO) test -tags live -count=1 -timeout 30m $(GOFLAGS_TEST) -run TestLive ./internal/manifestdiff/ ./internal/syncready/
 
 # The Argo CD parity suite (test/argocd-parity, a module of its own: Argo

@@ -4,14 +4,22 @@
 #
 #   scripts/kube-build.sh        builds if missing, prints the bin dir
 #
-# kube-apiserver comes from k8s.io/kubernetes, whose go.mod points its
-# staging modules at ./staging/src/...; a throwaway module generated here
-# copies those replace lines pointed at the published k8s.io modules of the
-# same minor. etcd comes from a one-line main over go.etcd.io/etcd/server/v3's
-# etcdmain. Nothing built or generated here lands in the repository.
+# kube-apiserver is built inside the Argo CD parity module
+# (test/argocd-parity), at the k8s.io/kubernetes version Argo CD v3.6
+# requires there and with that module's Go toolchain: the Kubernetes
+# packages both link then compile once for `make test-argocd` and this
+# build, instead of once each (kubeapiserver_tools.go keeps the command's
+# dependencies in that module's go.mod). etcd comes from a one-line main
+# over go.etcd.io/etcd/server/v3's etcdmain. Nothing built or generated
+# here lands in the repository.
 set -euo pipefail
 
-KUBE_VERSION="${KUBE_VERSION:-v1.36.3}"
+PARITY="$(cd "$(dirname "$0")/../test/argocd-parity" && pwd)"
+KUBE_VERSION="$(sed -n 's#^[[:space:]]*k8s\.io/kubernetes \(v[0-9.]*\).*#\1#p' "$PARITY/go.mod" | head -1)"
+[[ -n "$KUBE_VERSION" ]] || { echo "kube-build: no k8s.io/kubernetes in $PARITY/go.mod" >&2; exit 1; }
+# The parity module's toolchain (the Makefile's ARGOCD_GO), fetched by the
+# go command like make test-argocd fetches it.
+toolchain="${ARGOCD_GO:-$(sed -n 's/^toolchain //p' "$PARITY/go.mod")}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 CACHE="${GITOPS_PROMOTE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gitops-promote}"
 OUT="$CACHE/kube/$KUBE_VERSION-etcd-$ETCD_VERSION"
@@ -23,7 +31,6 @@ if [[ -x "$BIN/kube-apiserver" && -x "$BIN/etcd" ]]; then
 fi
 
 GO="${GO:-go}"
-staging="v0.${KUBE_VERSION#v1.}"   # v1.36.3 -> v0.36.3
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export GOFLAGS=-mod=mod CGO_ENABLED=0 GOWORK=off
@@ -31,36 +38,8 @@ export GOFLAGS=-mod=mod CGO_ENABLED=0 GOWORK=off
 log() { printf 'kube-build: %s\n' "$*" >&2; }
 
 build_apiserver() {
-	local dir="$work/apiserver"
-	mkdir -p "$dir"
-	local kmod
-	kmod="$(cd "$dir" && "$GO" mod download -json "k8s.io/kubernetes@$KUBE_VERSION" |
-		sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
-	[[ -f "$kmod" ]] || { log "no go.mod downloaded for k8s.io/kubernetes@$KUBE_VERSION"; return 1; }
-	{
-		echo "module kubebuild"
-		echo
-		echo "go $(sed -n 's/^go \([0-9.]*\)$/\1/p' "$kmod")"
-		echo
-		echo "require k8s.io/kubernetes $KUBE_VERSION"
-		echo
-		echo "replace ("
-		sed -n 's#^[[:space:]]*\(k8s\.io/[A-Za-z0-9._/-]*\) => \./staging/src/.*$#\t\1 => \1 '"$staging"'#p' "$kmod"
-		echo ")"
-	} >"$dir/go.mod"
-	grep -q "k8s.io/api => k8s.io/api $staging" "$dir/go.mod" ||
-		{ log "no staging replace lines found in $kmod"; return 1; }
-	cat >"$dir/tools.go" <<-'EOF'
-		//go:build tools
-
-		package kubebuild
-
-		import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-	EOF
-	log "kube-apiserver $KUBE_VERSION (staging $staging): go mod tidy"
-	(cd "$dir" && "$GO" mod tidy)
-	log "kube-apiserver $KUBE_VERSION: go build (about 10 min cold on 2 cores)"
-	(cd "$dir" && "$GO" build -o "$work/out/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+	log "kube-apiserver $KUBE_VERSION: go build in $PARITY (about 10 min cold on 2 cores, less after make test-argocd)"
+	(cd "$PARITY" && GOTOOLCHAIN="$toolchain" GOFLAGS=-mod=readonly "$GO" build -o "$work/out/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
 }
 
 build_etcd() {
