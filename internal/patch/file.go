@@ -41,8 +41,8 @@ func (f *File) Find(keyPath []string) (Target, error) {
 	return findIn(f.t, keyPath)
 }
 
-// FindAll is Find for several key paths: a
-// promotion sets every field of every component in the versions file.
+// FindAll is Find for several key paths: a promotion sets every field of
+// every component in the versions file.
 func (f *File) FindAll(keyPaths [][]string) ([]Target, error) {
 	out := make([]Target, 0, len(keyPaths))
 	for _, kp := range keyPaths {
