@@ -46,6 +46,7 @@ func TestReleaseBinary(t *testing.T) {
 	})
 	t.Run("library output on stderr", func(t *testing.T) { checkLibraryStderr(t, bin) })
 	t.Run("kustomize helm charts", func(t *testing.T) { checkReleaseKustHelm(t, bin) })
+	t.Run("temporary files", func(t *testing.T) { checkReleaseTempDir(t, bin) })
 	t.Run("merge request confined to its repository", func(t *testing.T) { checkReleaseConfined(t, bin) })
 	t.Run("interrupt", func(t *testing.T) { checkInterrupt(t, bin) })
 	t.Run("runaways interrupted", func(t *testing.T) { checkRunawaysInterrupted(t, bin) })

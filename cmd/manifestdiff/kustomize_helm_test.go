@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -121,4 +122,37 @@ func checkReleaseKustHelm(t *testing.T, bin string) {
 	code, out, errOut := run("json")
 	_, diff, _ := run("diff")
 	checkKustHelm(t, code, out, diff, errOut)
+}
+
+// checkReleaseTempDir: a kustomization whose helmCharts kustomize
+// configures and whose build then fails (a file the load restrictor
+// refuses beside the chart) leaves nothing in the machine's temporary
+// directory: the release binary runs in a temporary directory of its own
+// and removes it (kustomize's generator would leave one kustomize-helm-*
+// directory behind per chart).
+func checkReleaseTempDir(t *testing.T, bin string) {
+	f, base, _ := kustHelmFleet(t)
+	f.write(t, "envs/qa/kusthelm/kustomization.yaml", kustHelmChart(f.Charts.URL, "2.1.0", "1.31")+
+		"configMapGenerator:\n- {name: env, files: [/proc/self/environ]}\n")
+	head := f.commit(t, "head: a file outside the repository beside the chart")
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "--repo", f.Dir, "--base", base, "--head", head, "--cache-dir", t.TempDir(), "-o", "json")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1 (the app fails); stderr:\n%s", err, errb.String())
+	}
+	if got := parseJSON(t, out.String()).statuses()["qa/kusthelm-qa"]; got != "error" {
+		t.Errorf("kusthelm-qa is %q, want error", got)
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("left in TMPDIR: %s", e.Name())
+	}
 }

@@ -32,9 +32,15 @@ func main() {
 		os.Exit(code)
 	}
 	ios := cli.System() // the real stderr, before captureStderr replaces os.Stderr
+	removeTemp, err := privateTempDir()
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "manifestdiff: temporary directory: %v\n", err)
+		os.Exit(1)
+	}
 	flush, err := captureStderr(newLogger(ios.ErrOut, false, ios.ErrTTY))
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "manifestdiff: %v\n", err)
+		removeTemp()
 		os.Exit(1)
 	}
 	ctx := cli.SignalContext()
@@ -43,6 +49,7 @@ func main() {
 	err = runArgs(ctx, os.Args[1:], ios, os.Getenv)
 	stopProfiles()
 	code := exitCode(ios, err)
+	removeTemp()
 	flush()
 	os.Exit(code)
 }

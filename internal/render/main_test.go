@@ -18,5 +18,15 @@ func TestMain(m *testing.M) {
 	if code, handled := jsonnetproc.Main(os.Args); handled {
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	// kustomize's Helm generator leaves an empty directory in TMPDIR when
+	// a build fails after configuring it (the confinement tests do that on
+	// purpose): the test binary, like manifestdiff's main, keeps its own.
+	tmp, err := os.MkdirTemp("", "render-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }

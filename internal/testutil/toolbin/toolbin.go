@@ -106,7 +106,12 @@ func Install(tool Tool) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	args := []string{"install", "-trimpath"}
+	// No -trimpath (helm's release builds use it): it changes only the
+	// file paths recorded in the binary, and without it every package the
+	// tool shares with this module's own graph (Kubernetes, the Helm SDK,
+	// kustomize, the standard library, at the same versions) comes from
+	// the build cache `make test` fills, instead of compiling again.
+	args := []string{"install"}
 	if tool.Ldflags != "" {
 		args = append(args, "-ldflags", tool.Ldflags)
 	}
