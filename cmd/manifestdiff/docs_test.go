@@ -37,7 +37,7 @@ func TestDocsFlagSpans(t *testing.T) {
 		"--enable-helm": "kustomize", "--enable-alpha-plugins": "kustomize", "--enable-managedby-label": "kustomize",
 		"--load-restrictor": "kustomize", "--reorder": "kustomize", "--helm-command": "kustomize",
 		"--helm-kube-version": "kustomize", "--helm-api-versions": "kustomize", "--generate-name": "helm",
-		"-update": "go test (golden files)", "-fuzzminimizetime": "go test", "-ldflags": "go build",
+		"-update": "go test (golden files)", "-fuzzminimizetime": "go test", "-ldflags": "go build", "-trimpath": "go build",
 		"--scenario": "scripts/bench.py", "--insecure-skip-tls-verify": "helm", "--username": "helm", "--password": "helm",
 		"--pass-credentials": "helm",
 	})

@@ -23,8 +23,15 @@ func TestMain(m *testing.M) {
 	if code, handled := jsonnetproc.Main(os.Args); handled {
 		os.Exit(code)
 	}
+	// In process, the tests run without main's temporary directory
+	// (privateTempDir): the test binary keeps one of its own.
+	removeTemp, err := privateTempDir()
+	if err != nil {
+		panic(err)
+	}
 	code := m.Run()
 	clitest.RemoveBuilds()
+	removeTemp()
 	os.Exit(code)
 }
 

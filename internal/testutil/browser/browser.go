@@ -56,6 +56,9 @@ func Start(parent context.Context, width, height int) (*Browser, error) {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.UserDataDir(profile),
+		// Chromium makes its singleton socket's directory in TMPDIR and
+		// leaves it there when stopped: in the profile, it goes with it.
+		chromedp.Env("TMPDIR=" + profile),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
