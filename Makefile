@@ -94,7 +94,7 @@ test-argocd:
 # The HTML report in a real browser: Debian's headless chromium (installed
 # here when missing), driven by chromedp. Only files tagged `browser` need
 # it, so `make test` does not.
-BROWSER_PKGS := ./internal/report/html/... ./cmd/manifestdiff/...
+BROWSER_PKGS := ./internal/testutil/browser ./internal/report/html/... ./cmd/manifestdiff/...
 test-browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  command -v apt-get >/dev/null 2>&1 || { echo "test-browser: chromium is missing and apt-get is not here to install it" >&2; exit 1; }; \
