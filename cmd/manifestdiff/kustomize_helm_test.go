@@ -11,6 +11,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/cmd/internal/clitest"
 	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
+	"github.com/gitops-promote/gitops-promote/internal/tempdir"
 )
 
 // TestMain lets the test binary answer as kustomize's helm, as main does
@@ -23,9 +24,9 @@ func TestMain(m *testing.M) {
 	if code, handled := jsonnetproc.Main(os.Args); handled {
 		os.Exit(code)
 	}
-	// In process, the tests run without main's temporary directory
-	// (privateTempDir): the test binary keeps one of its own.
-	removeTemp, err := privateTempDir()
+	// In process, the tests run without main's temporary directory: the
+	// test binary keeps one of its own.
+	removeTemp, err := tempdir.Private("manifestdiff-test-")
 	if err != nil {
 		panic(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/cmd/internal/cli"
 	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
+	"github.com/gitops-promote/gitops-promote/internal/tempdir"
 )
 
 type ioStreams = cli.IOStreams
@@ -32,7 +33,7 @@ func main() {
 		os.Exit(code)
 	}
 	ios := cli.System() // the real stderr, before captureStderr replaces os.Stderr
-	removeTemp, err := privateTempDir()
+	removeTemp, err := tempdir.Private("manifestdiff-")
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "manifestdiff: temporary directory: %v\n", err)
 		os.Exit(1)

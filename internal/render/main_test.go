@@ -6,6 +6,7 @@ import (
 
 	"github.com/gitops-promote/gitops-promote/internal/render/jsonnetproc"
 	"github.com/gitops-promote/gitops-promote/internal/render/kustomizehelm"
+	"github.com/gitops-promote/gitops-promote/internal/tempdir"
 )
 
 // TestMain lets this test binary answer as the helm kustomize runs for
@@ -21,12 +22,11 @@ func TestMain(m *testing.M) {
 	// kustomize's Helm generator leaves an empty directory in TMPDIR when
 	// a build fails after configuring it (the confinement tests do that on
 	// purpose): the test binary, like manifestdiff's main, keeps its own.
-	tmp, err := os.MkdirTemp("", "render-test-")
+	remove, err := tempdir.Private("render-test-")
 	if err != nil {
 		panic(err)
 	}
-	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
-	os.RemoveAll(tmp)
+	remove()
 	os.Exit(code)
 }
