@@ -1,4 +1,6 @@
-// Package tempdir gives a process a temporary directory of its own.
+// Package tempdir makes the temporary directories libraries and tools
+// cannot be told about: the process's own TMPDIR, and directories short
+// enough for a Unix socket.
 package tempdir
 
 import "os"

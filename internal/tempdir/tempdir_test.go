@@ -1,8 +1,10 @@
 package tempdir
 
 import (
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,36 @@ func TestPrivate(t *testing.T) {
 		if had != set || (set && got != parent) {
 			t.Errorf("TMPDIR set=%v: restored as %q (set %v)", set, got, had)
 		}
+	}
+}
+
+// ForSocket's directory holds a listening socket of the longest tail it
+// was asked for, however deep TMPDIR is.
+func TestForSocket(t *testing.T) {
+	const name = "org.chromium.Chromium.XXXXXX-SingletonSocket"
+	for _, depth := range []int{1, 40, 120} {
+		tmp := filepath.Join(t.TempDir(), strings.Repeat("d", depth))
+		if err := os.Mkdir(tmp, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("TMPDIR", tmp)
+		dir, err := ForSocket("tempdir-test-", SocketIn(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inTMPDIR := filepath.Dir(dir) == tmp
+		if want := len(tmp)+len("/tempdir-test-1234567890/"+name) <= MaxSocketPath; inTMPDIR != want {
+			t.Errorf("TMPDIR of %d bytes: directory %s, in TMPDIR %v, want %v", len(tmp), dir, inTMPDIR, want)
+		}
+		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("TMPDIR of %d bytes: %s: %v, %v", len(tmp), dir, fi, err)
+		}
+		ln, err := net.Listen("unix", filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("TMPDIR of %d bytes: %v", len(tmp), err)
+		} else {
+			ln.Close()
+		}
+		os.RemoveAll(dir)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/gitops-promote/gitops-promote/internal/tempdir"
 )
 
 // request and response are what travels over the socket: the arguments
@@ -51,7 +53,8 @@ func Start(ctx context.Context, b Backend) (*Command, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kustomize's helm: finding this executable: %w", err)
 	}
-	dir, err := privateDir()
+	// Mode 0700: only this user reaches the socket.
+	dir, err := tempdir.ForSocket(dirPrefix, tempdir.SocketIn(socketName))
 	if err != nil {
 		return nil, fmt.Errorf("kustomize's helm: %w", err)
 	}
@@ -68,22 +71,6 @@ func Start(ctx context.Context, b Backend) (*Command, error) {
 	c.wg.Add(1)
 	go c.serve()
 	return c, nil
-}
-
-// maxSocketPath keeps a socket's path within sun_path (108 bytes on
-// Linux, 104 on macOS).
-const maxSocketPath = 100
-
-// privateDir makes the directory of the link and the socket (mode 0700:
-// only this user reaches the socket), under /tmp when $TMPDIR is too deep
-// for a socket path.
-func privateDir() (string, error) {
-	dir, err := os.MkdirTemp("", dirPrefix)
-	if err != nil || len(filepath.Join(dir, socketName)) <= maxSocketPath {
-		return dir, err
-	}
-	os.RemoveAll(dir)
-	return os.MkdirTemp("/tmp", dirPrefix)
 }
 
 // Err is the error of the first helm command that failed, if any: the

@@ -19,6 +19,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gitops-promote/gitops-promote/internal/tempdir"
 )
 
 // ErrNoChromium says how to get the browser.
@@ -36,27 +38,15 @@ func Path() (string, error) {
 
 // Browser is one headless Chromium process with its own profile.
 type Browser struct {
-	ctx    context.Context // the first tab's: its first Run starts the process
-	cancel func()
-	dirs   []string // the profile, and chromium's TMPDIR when apart
+	ctx     context.Context // the first tab's: its first Run starts the process
+	cancel  func()
+	profile string
 }
 
-// socketDirMax is the longest TMPDIR chromium's singleton socket fits
-// under: it binds TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket,
-// and a Unix socket's path holds at most 107 bytes. A test's TMPDIR can
-// be deeper than that (manifestdiff's test binary has one of its own).
-const socketDirMax = 107 - len("/org.chromium.Chromium.XXXXXX/SingletonSocket")
-
-// chromiumTemp is the TMPDIR chromium runs with. Chromium makes its
-// singleton socket's directory there and leaves it when stopped, so it
-// is a directory the browser's Close removes: the profile when its path
-// is short enough, otherwise one of its own in /tmp.
-func chromiumTemp(profile string) (string, error) {
-	if len(profile) <= socketDirMax {
-		return profile, nil
-	}
-	return os.MkdirTemp("/tmp", "chromium-")
-}
+// singletonSocket is what chromium adds to TMPDIR for its singleton
+// socket, which it leaves behind when stopped: its TMPDIR is the profile,
+// which Close removes, made short enough for the socket.
+const singletonSocket = "org.chromium.Chromium.XXXXXX/SingletonSocket"
 
 // Start launches Chromium with the flags that work on this kind of
 // machine (no sandbox as root, no GPU) and no background traffic of its
@@ -66,19 +56,14 @@ func Start(parent context.Context, width, height int) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	profile, err := os.MkdirTemp("", "chromium-")
+	profile, err := tempdir.ForSocket("chromium-", tempdir.SocketIn(singletonSocket))
 	if err != nil {
-		return nil, err
-	}
-	tmp, err := chromiumTemp(profile)
-	if err != nil {
-		os.RemoveAll(profile)
 		return nil, err
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.UserDataDir(profile),
-		chromedp.Env("TMPDIR=" + tmp),
+		chromedp.Env("TMPDIR=" + profile),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -95,7 +80,7 @@ func Start(parent context.Context, width, height int) (*Browser, error) {
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(parent, opts...)
 	ctx, cancelTab := chromedp.NewContext(allocCtx)
-	b := &Browser{ctx: ctx, dirs: []string{profile, tmp}, cancel: func() { cancelTab(); cancelAlloc() }}
+	b := &Browser{ctx: ctx, profile: profile, cancel: func() { cancelTab(); cancelAlloc() }}
 	if err := chromedp.Do(ctx); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("starting %s: %w", path, err)
@@ -103,12 +88,10 @@ func Start(parent context.Context, width, height int) (*Browser, error) {
 	return b, nil
 }
 
-// Close stops the browser and removes its profile and temporary files.
+// Close stops the browser and removes its profile.
 func (b *Browser) Close() {
 	b.cancel()
-	for _, dir := range b.dirs {
-		_ = os.RemoveAll(dir)
-	}
+	_ = os.RemoveAll(b.profile)
 }
 
 // Page is one tab and what it reported.

@@ -24,6 +24,8 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/gitops-promote/gitops-promote/internal/tempdir"
 )
 
 // Server serves the bare repositories under one directory.
@@ -221,12 +223,11 @@ func payloadString(p []byte) []byte {
 	return p[4 : 4+n]
 }
 
-// serveAgent serves an agent holding key on a unix socket. The socket
-// lives in a short temporary path: socket paths are limited to about 100
-// bytes, and test temp dirs can be longer.
+// serveAgent serves an agent holding key on a unix socket, in a directory
+// short enough for it: test temp dirs can be too deep for a socket path.
 func serveAgent(t testing.TB, key ed25519.PrivateKey) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "agent")
+	dir, err := tempdir.ForSocket("agent", tempdir.SocketIn("s"))
 	check(t, err)
 	sock := filepath.Join(dir, "s")
 	ln, err := net.Listen("unix", sock)
