@@ -53,7 +53,7 @@ func TestForSocket(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Setenv("TMPDIR", tmp)
-		dir, err := ForSocket("tempdir-test-", SocketIn(name))
+		dir, err := ForSocket("tempdir-test-", name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func Start(ctx context.Context, b Backend) (*Command, error) {
 		return nil, fmt.Errorf("kustomize's helm: finding this executable: %w", err)
 	}
 	// Mode 0700: only this user reaches the socket.
-	dir, err := tempdir.ForSocket(dirPrefix, tempdir.SocketIn(socketName))
+	dir, err := tempdir.ForSocket(dirPrefix, socketName)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize's helm: %w", err)
 	}

@@ -56,7 +56,7 @@ func Start(parent context.Context, width, height int) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	profile, err := tempdir.ForSocket("chromium-", tempdir.SocketIn(singletonSocket))
+	profile, err := tempdir.ForSocket("chromium-", singletonSocket)
 	if err != nil {
 		return nil, err
 	}

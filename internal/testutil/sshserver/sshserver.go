@@ -227,7 +227,7 @@ func payloadString(p []byte) []byte {
 // short enough for it: test temp dirs can be too deep for a socket path.
 func serveAgent(t testing.TB, key ed25519.PrivateKey) string {
 	t.Helper()
-	dir, err := tempdir.ForSocket("agent", tempdir.SocketIn("s"))
+	dir, err := tempdir.ForSocket("agent", "s")
 	check(t, err)
 	sock := filepath.Join(dir, "s")
 	ln, err := net.Listen("unix", sock)
