@@ -1,6 +1,7 @@
 package tempdir
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -43,30 +44,45 @@ func TestPrivate(t *testing.T) {
 	}
 }
 
-// ForSocket's directory holds a listening socket of the longest tail it
-// was asked for, however deep TMPDIR is.
+// ForSocket's directory holds a listening socket of the tail it was
+// asked for, however deep TMPDIR is, and is in TMPDIR whenever the
+// socket fits there. MkdirTemp's random suffix is 1 to 10 digits, so
+// between the shortest and the longest suffix either place is right.
 func TestForSocket(t *testing.T) {
-	const name = "org.chromium.Chromium.XXXXXX-SingletonSocket"
-	for _, depth := range []int{1, 40, 120} {
-		tmp := filepath.Join(t.TempDir(), strings.Repeat("d", depth))
+	const chromium = "org.chromium.Chromium.XXXXXX-SingletonSocket"
+	const prefix = "tempdir-test-"
+	for _, tc := range []struct {
+		depth  int
+		socket string
+	}{{1, "s"}, {1, chromium}, {40, chromium}, {120, chromium}, {120, "s"}} {
+		tmp := filepath.Join(t.TempDir(), strings.Repeat("d", tc.depth))
 		if err := os.Mkdir(tmp, 0o700); err != nil {
 			t.Fatal(err)
 		}
 		t.Setenv("TMPDIR", tmp)
-		dir, err := ForSocket("tempdir-test-", name)
+		dir, err := ForSocket(prefix, tc.socket)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inTMPDIR := filepath.Dir(dir) == tmp
-		if want := len(tmp)+len("/tempdir-test-1234567890/"+name) <= MaxSocketPath; inTMPDIR != want {
-			t.Errorf("TMPDIR of %d bytes: directory %s, in TMPDIR %v, want %v", len(tmp), dir, inTMPDIR, want)
+		at := fmt.Sprintf("TMPDIR of %d bytes, socket of %d", len(tmp), len(tc.socket))
+		shortest := len(tmp) + len("/"+prefix+"1/"+tc.socket)
+		longest := len(tmp) + len("/"+prefix+"1234567890/"+tc.socket)
+		switch parent := filepath.Dir(dir); {
+		case parent != tmp && parent != "/tmp":
+			t.Errorf("%s: directory %s is neither in TMPDIR nor in /tmp", at, dir)
+		case parent == tmp && shortest > MaxSocketPath:
+			t.Errorf("%s: directory %s is in TMPDIR, where no socket of that name fits", at, dir)
+		case parent == "/tmp" && longest <= MaxSocketPath:
+			t.Errorf("%s: directory %s is in /tmp, though the socket fits in TMPDIR", at, dir)
+		case len(dir)+1+len(tc.socket) > MaxSocketPath:
+			t.Errorf("%s: socket path under %s is over %d bytes", at, dir, MaxSocketPath)
 		}
 		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
-			t.Errorf("TMPDIR of %d bytes: %s: %v, %v", len(tmp), dir, fi, err)
+			t.Errorf("%s: %s: %v, %v", at, dir, fi, err)
 		}
-		ln, err := net.Listen("unix", filepath.Join(dir, name))
+		ln, err := net.Listen("unix", filepath.Join(dir, tc.socket))
 		if err != nil {
-			t.Errorf("TMPDIR of %d bytes: %v", len(tmp), err)
+			t.Errorf("%s: %v", at, err)
 		} else {
 			ln.Close()
 		}
