@@ -3,11 +3,16 @@
 # it first if needed. Go tools are built from the Go module proxy, npm tools
 # installed from the npm registry, each once per machine into
 # $GITOPS_PROMOTE_TOOLS (default ~/.cache/gitops-promote/tools), never into
-# the repository. The layout is the one internal/testutil/toolbin uses
-# (<name>-<version>-<major>/<name>), so both share the helm build.
+# the repository. helm is the helm 3 the parity tests build
+# (internal/testutil/toolbin, the release's -ldflags): one build serves both.
 set -euo pipefail
 name=${1:?usage: tools.sh goreleaser|crane|yq|helm|gitlab-ci-local}
 root=${GITOPS_PROMOTE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gitops-promote/tools}
+if [ "$name" = helm ]; then
+  dir=$(cd "$(dirname "$0")/.." && CGO_ENABLED=0 go run ./internal/testutil/toolbin/install helm3)
+  echo "$dir/helm"
+  exit 0
+fi
 
 # name -> package@version, major, extra ldflags. Versions are the newest the
 # module proxy / npm registry serve that build here with our Go and Node.
@@ -15,7 +20,6 @@ case $name in
   goreleaser) pkg=github.com/goreleaser/goreleaser/v2 ver=v2.15.1 major=v2 ldflags="-X main.version=2.15.1" ;;
   crane) pkg=github.com/google/go-containerregistry/cmd/crane ver=v0.22.1 major=v0 ldflags="" ;;
   yq) pkg=github.com/mikefarah/yq/v4 ver=v4.54.1 major=v4 ldflags="" ;;
-  helm) pkg=helm.sh/helm/v3/cmd/helm ver=v3.22.0 major=v3 ldflags="-X helm.sh/helm/v3/internal/version.version=v3.22.0" ;;
   gitlab-ci-local) pkg=gitlab-ci-local ver=4.53.0 major=npm ldflags="" ;;
   *) echo "tools.sh: unknown tool $name" >&2; exit 2 ;;
 esac
