@@ -10,6 +10,7 @@ import (
 	"github.com/gitops-promote/gitops-promote/internal/config"
 	"github.com/gitops-promote/gitops-promote/internal/render"
 	"github.com/gitops-promote/gitops-promote/internal/report"
+	"github.com/gitops-promote/gitops-promote/internal/testutil/endless"
 )
 
 func dirApp(name, path string) string {
@@ -33,7 +34,7 @@ func TestInterruptedRunReportsWhatFinished(t *testing.T) {
 	head := derive(t, base).
 		write("envs/qa/fine/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fine}\n").
 		write("argocd/qa/app-fine.yaml", dirApp("fine-qa", "envs/qa/fine")).
-		write("envs/qa/spin/main.jsonnet", "local f(x) = f(x + 1) tailstrict; f(0)").
+		write("envs/qa/spin/main.jsonnet", endless.JsonnetLoop).
 		write("argocd/qa/app-spin.yaml", dirApp("spin-qa", "envs/qa/spin"))
 	cfg, err := config.Parse(head.m[config.FileName].Data)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gitops-promote/gitops-promote/internal/argo"
+	"github.com/gitops-promote/gitops-promote/internal/testutil/endless"
 )
 
 // TestRunawaySourcesFailTheirApp: a source past a bound is its app's one
@@ -52,7 +53,7 @@ func TestJsonnetHonoursContext(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, func() { cancel(cause) })
 	req := &argo.Request{Env: "qa", App: "loop", Kind: argo.KindDirectory, Path: "d", Source: argo.Source{Path: "d"},
 		Directory: &argo.DirectoryRequest{}}
-	in := Input{FS: fstest.MapFS{"d/a.jsonnet": {Data: []byte(`local f(x) = f(x + 1) tailstrict; f(0)`)}}}
+	in := Input{FS: fstest.MapFS{"d/a.jsonnet": {Data: []byte(endless.JsonnetLoop)}}}
 	start := time.Now()
 	_, err := Render(ctx, in, req)
 	if d := time.Since(start); !errors.Is(err, cause) || d > 3*time.Second {
