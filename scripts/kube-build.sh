@@ -15,9 +15,10 @@
 set -euo pipefail
 
 PARITY="$(cd "$(dirname "$0")/../test/argocd-parity" && pwd)"
+# required MODULE: its version in the parity module's go.mod
 required() {
 	local v
-	v="$(sed -n "s#^[[:space:]]*${1//./\\.} \\(v[0-9.]*\\).*#\\1#p" "$PARITY/go.mod" | head -1)"
+	v="$(awk -v m="$1" '$1 == m { print $2; exit } $1 == "require" && $2 == m { print $3; exit }' "$PARITY/go.mod")"
 	[[ -n "$v" ]] || { echo "kube-build: no $1 in $PARITY/go.mod" >&2; exit 1; }
 	echo "$v"
 }

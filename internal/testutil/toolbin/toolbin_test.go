@@ -34,4 +34,9 @@ func TestInstall(t *testing.T) {
 			t.Errorf("%s %v = %q, want it to contain %q", bin, tc.args, out, tc.want)
 		}
 	}
+	// make bench's baseline runs the helm 3 built here, not a second build
+	out, err := exec.Command("../../../scripts/tools.sh", "helm").Output()
+	if got, want := strings.TrimSpace(string(out)), Path(t, Helm3); err != nil || got != want {
+		t.Errorf("scripts/tools.sh helm = %q (%v), want %s", got, err, want)
+	}
 }
